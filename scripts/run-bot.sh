@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Sets up a virtual environment (if needed) and runs the bot; settings come from .env.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
+exec .venv/bin/python bot.py
