@@ -1,0 +1,180 @@
+"""Actions (R10 action objects) as interned, text-round-tripping values."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Final
+
+from .cards import ALL_CARDS, SUITS, Card, parse_suit
+from .errors import NotationError
+
+
+class ActionType(StrEnum):
+    """The R10 action types."""
+
+    PASS = "pass"
+    HOKUM = "hokum"
+    SUN = "sun"
+    ASHKAL = "ashkal"
+    KAWESH = "kawesh"
+    DOUBLE = "double"
+    TRIPLE = "triple"
+    FOUR = "four"
+    GAHWA = "gahwa"
+    DECLARE = "declare"
+    PLAY = "play"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_TYPES: Final = {t.value: t for t in ActionType}
+
+
+class Action:
+    """One player's action. Build with the class methods; instances are interned.
+
+    ``suit`` is the trump suit index of a round-two Hokum confirmation (R3.2),
+    ``locked`` the choice of a Hokum Double or Four (R4), ``card`` a played card.
+    """
+
+    __slots__ = ("card", "key", "locked", "seat", "suit", "type")
+    seat: int
+    type: ActionType
+    card: Card | None
+    locked: bool | None
+    suit: int | None
+    key: tuple[int, str, int, int, int]
+
+    _interned: dict[tuple[int, str, int, int, int], Action] = {}  # noqa: RUF012
+
+    def __new__(
+        cls,
+        seat: int,
+        type: ActionType,
+        card: Card | None = None,
+        locked: bool | None = None,
+        suit: int | None = None,
+    ) -> Action:
+        key = (
+            seat,
+            type.value,
+            -1 if card is None else card.index,
+            -1 if locked is None else int(locked),
+            -1 if suit is None else suit,
+        )
+        found = cls._interned.get(key)
+        if found is not None:
+            return found
+        if not (isinstance(seat, int) and 0 <= seat < 4):
+            raise NotationError(f"seat {seat!r} is not 0..3")
+        action = object.__new__(cls)
+        action.seat = seat
+        action.type = type
+        action.card = card
+        action.locked = locked
+        action.suit = suit
+        action.key = key
+        cls._interned[key] = action
+        return action
+
+    # Actions are interned: identity is equality.
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (Action, (self.seat, self.type, self.card, self.locked, self.suit))
+
+    def to_json(self) -> dict[str, Any]:
+        """The R10 JSON object of this action."""
+        obj: dict[str, Any] = {"seat": self.seat, "type": self.type.value}
+        if self.card is not None:
+            obj["card"] = self.card.text
+        if self.locked is not None:
+            obj["locked"] = self.locked
+        if self.suit is not None:
+            obj["suit"] = SUITS[self.suit]
+        return obj
+
+    @staticmethod
+    def from_json(obj: object) -> Action:
+        """Read an R10 action object; unknown extra keys are ignored (R11.4)."""
+        if not isinstance(obj, dict):
+            raise NotationError("an action must be a JSON object")
+        seat = obj.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
+            raise NotationError(f"action seat {seat!r} is not 0..3")
+        type_text = obj.get("type")
+        atype = _TYPES.get(type_text) if isinstance(type_text, str) else None
+        if atype is None:
+            raise NotationError(f"unknown action type {type_text!r}")
+        card = None
+        locked = None
+        suit = None
+        if atype is ActionType.PLAY:
+            if "card" not in obj:
+                raise NotationError("a play action needs a 'card'")
+            card = Card.parse(obj["card"])
+        if atype in (ActionType.DOUBLE, ActionType.FOUR) and obj.get("locked") is not None:
+            value = obj["locked"]
+            if not isinstance(value, bool):
+                raise NotationError(f"'locked' must be true or false, not {value!r}")
+            locked = value
+        if atype is ActionType.HOKUM and obj.get("suit") is not None:
+            suit = parse_suit(obj["suit"])
+        return Action(seat, atype, card, locked, suit)
+
+    def __str__(self) -> str:
+        parts = [f"seat {self.seat}", self.type.value]
+        if self.card is not None:
+            parts.append(self.card.text)
+        if self.locked is not None:
+            parts.append("locked" if self.locked else "open")
+        if self.suit is not None:
+            parts.append(SUITS[self.suit])
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Action.from_json({self.to_json()!r})"
+
+    # Convenience constructors -------------------------------------------------
+    @staticmethod
+    def pass_(seat: int) -> Action:
+        return Action(seat, ActionType.PASS)
+
+    @staticmethod
+    def play(seat: int, card: Card | str) -> Action:
+        return Action(seat, ActionType.PLAY, Card.parse(card) if isinstance(card, str) else card)
+
+
+PLAY_ACTIONS: Final = tuple(
+    tuple(Action(seat, ActionType.PLAY, ALL_CARDS[c]) for c in range(32)) for seat in range(4)
+)
+"""``PLAY_ACTIONS[seat][card_index]``: the interned play actions."""
+
+
+def _suit_byte_tables() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...]:
+    tables = []
+    for seat in range(4):
+        per_suit = []
+        for suit in range(4):
+            per_suit.append(
+                tuple(
+                    tuple(PLAY_ACTIONS[seat][suit * 8 + r] for r in range(8) if byte >> r & 1)
+                    for byte in range(256)
+                )
+            )
+        tables.append(tuple(per_suit))
+    return tuple(tables)
+
+
+PLAYS_BY_SUIT_BYTE: Final = _suit_byte_tables()
+"""``PLAYS_BY_SUIT_BYTE[seat][suit][byte]``: play actions for the cards of one suit."""
+
+
+def plays_of_mask(seat: int, mask: int) -> list[Action]:
+    """The play actions of ``seat`` for every card of ``mask``, in index order."""
+    t = PLAYS_BY_SUIT_BYTE[seat]
+    return [
+        *t[0][mask & 255],
+        *t[1][(mask >> 8) & 255],
+        *t[2][(mask >> 16) & 255],
+        *t[3][mask >> 24],
+    ]

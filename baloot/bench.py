@@ -1,0 +1,76 @@
+"""``python -m baloot bench``: random full hands per second on one core (issue 2).
+
+Each hand is dealt from a shuffled deck and played to the end with uniformly
+random legal actions through the public API (``legal_actions`` / ``apply``):
+bidding, doubling, declarations, 32 plays and scoring. Thrown-in hands are
+dealt again and count only in the "all hands" figure.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from .cards import ALL_CARDS
+from .hand import Hand, Phase
+from .rules import Rules
+
+
+def random_hands(seconds: float, seed: int, rules: Rules) -> tuple[int, int, int, float]:
+    """Play random hands for ``seconds``: (full hands, all hands, actions, elapsed)."""
+    rng = random.Random(seed)
+    rand = rng.random
+    deck = list(ALL_CARDS)
+    full = total = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    score = (0, 0)
+    while True:
+        for _ in range(100):
+            rng.shuffle(deck)
+            hand = Hand(total & 3, deck, rules, score)
+            while hand.phase != Phase.FINISHED:
+                legal = hand.legal_actions()
+                hand.apply(legal[int(rand() * len(legal))])
+            actions += len(hand.actions)
+            total += 1
+            if hand.result is not None:
+                full += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return full, total, actions, now - start
+
+
+def legal_generations(seconds: float, seed: int) -> tuple[int, float]:
+    """Legal-action generations per second over positions from random hands."""
+    rng = random.Random(seed)
+    deck = list(ALL_CARDS)
+    positions: list[Hand] = []
+    while len(positions) < 2000:
+        rng.shuffle(deck)
+        hand = Hand(rng.randrange(4), deck)
+        stop = rng.randrange(4, 45)
+        while hand.phase != Phase.FINISHED and len(hand.actions) < stop:
+            legal = hand.legal_actions()
+            hand.apply(legal[rng.randrange(len(legal))])
+        if hand.phase != Phase.FINISHED:
+            positions.append(hand)
+    count = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for hand in positions:
+            hand._legal = None
+            hand.legal_actions()
+        count += len(positions)
+    return count, time.perf_counter() - start
+
+
+def run_bench(seconds: float, seed: int) -> int:
+    """Print the engine's figures."""
+    full, total, actions, elapsed = random_hands(seconds, seed, Rules())
+    print(f"random full hands:       {full / elapsed:10,.0f} per second "
+          f"({full} full of {total} dealt in {elapsed:.1f} s, {actions / total:.1f} actions/hand)")
+    count, elapsed = legal_generations(seconds, seed)
+    print(f"legal-action generations: {count / elapsed:10,.0f} per second")
+    return 0

@@ -1,0 +1,255 @@
+"""Bidding (R3): round one steps A, B and C, round two, the R9 third round and Kawesh."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Final
+
+from .actions import Action, ActionType
+from .cards import RANK_A, SUITS
+from .rules import Rules
+
+P, H, S, A, K = (
+    ActionType.PASS,
+    ActionType.HOKUM,
+    ActionType.SUN,
+    ActionType.ASHKAL,
+    ActionType.KAWESH,
+)
+_LOW_RANKS: Final = 0x07070707  # 7, 8 and 9 of every suit (Kawesh, R9)
+
+
+class Stage(IntEnum):
+    """Where the bidding stands."""
+
+    ROUND1_A = 0  # R3.1 step A
+    ROUND1_B = 1  # R3.1 step B: earlier players asked Sun or Pass after a Sun/Ashkal
+    ROUND1_C = 2  # R3.1 step C: earlier players asked Sun or Pass after a Hokum
+    ROUND1_CONFIRM = 3  # R3.1 step C: the Hokum bidder confirms (hokum) or switches (sun)
+    ROUND2 = 4  # R3.2
+    ROUND2_CONFIRM = 5  # R3.2: the Hokum bidder names a suit (hokum) or switches (sun)
+    ROUND3 = 6  # R9 third_round_on_ace: p1 alone
+    DONE = 7
+
+
+class Outcome(IntEnum):
+    """How bidding ended."""
+
+    CONTRACT = 0
+    THROWN_IN = 1  # R3.2: four passes in round two
+    ANNULLED = 2  # R9 kawesh
+
+
+class Bidding:
+    """The R3 state machine for one hand. Seats speak in p1..p4 order."""
+
+    __slots__ = (
+        "ashkal_allowed",
+        "bid_type",
+        "bidder",
+        "dealer",
+        "first_five",
+        "outcome",
+        "queue",
+        "rules",
+        "stage",
+        "sun",
+        "taker",
+        "to_move",
+        "trump",
+        "up_card",
+    )
+
+    def __init__(self, dealer: int, up_card: int, first_five: tuple[int, ...], rules: Rules):
+        self.dealer = dealer
+        self.up_card = up_card
+        self.first_five = first_five
+        self.rules = rules
+        self.ashkal_allowed = (up_card & 7) != RANK_A or rules.ashkal_on_ace
+        self.stage = Stage.ROUND1_A
+        # Seats still to speak in the current step, in order; queue[0] is to move.
+        self.queue = [(dealer + i) % 4 for i in range(1, 5)]
+        self.to_move = self.queue[0]
+        self.bidder: int | None = None  # X: the standing bid's player
+        self.bid_type: ActionType | None = None
+        self.outcome: Outcome | None = None
+        self.sun = False
+        self.trump: int | None = None
+        self.taker: int | None = None
+
+    def position(self, seat: int) -> int:
+        """0 for p1 .. 3 for p4 (R1)."""
+        return (seat - self.dealer - 1) % 4
+
+    # -- legal actions ----------------------------------------------------
+    def legal(self) -> list[Action]:
+        """The legal actions of the seat to move (R3, R9, R11.2)."""
+        seat = self.to_move
+        stage = self.stage
+        if stage == Stage.ROUND1_A:
+            if self.bidder is None:
+                types = [P, H, S]
+                if self.position(seat) >= 2 and self.ashkal_allowed:
+                    types.append(A)
+            else:
+                types = [P, S]
+            if self.rules.kawesh and not self.first_five[seat] & ~_LOW_RANKS:
+                types.append(K)
+            return [Action(seat, t) for t in types]
+        if stage in (Stage.ROUND1_B, Stage.ROUND1_C):
+            return [Action(seat, P), Action(seat, S)]
+        if stage == Stage.ROUND1_CONFIRM:
+            return [Action(seat, H), Action(seat, S)]
+        if stage == Stage.ROUND2:
+            if self.bidder is not None:
+                return [Action(seat, P), Action(seat, S)]
+            types = [P, S, H]
+            if self.rules.ashkal_round_two and self.position(seat) >= 2 and self.ashkal_allowed:
+                types.append(A)
+            return [Action(seat, t) for t in types]
+        if stage == Stage.ROUND3:
+            return [Action(seat, P), Action(seat, S), Action(seat, H)]
+        if stage == Stage.ROUND2_CONFIRM:
+            up_suit = self.up_card >> 3
+            return [Action(seat, H, suit=s) for s in range(4) if s != up_suit] + [Action(seat, S)]
+        return []
+
+    def explain(self, atype: ActionType) -> str:
+        """Why ``atype`` is not allowed now, for a player (R3)."""
+        stage = self.stage
+        if atype is ActionType.ASHKAL:
+            if not self.ashkal_allowed:
+                return "Ashkal is not allowed when the up card is an Ace (R3.1)."
+            if stage in (Stage.ROUND2, Stage.ROUND3) and not self.rules.ashkal_round_two:
+                return "Ashkal may only be bid in round one (R3.2)."
+            if self.bidder is not None:
+                return "Ashkal may only be bid while nobody has bid (R3.1)."
+            return "Ashkal may only be bid by the third or fourth player (R3.1)."
+        if atype is ActionType.KAWESH:
+            if not self.rules.kawesh:
+                return "Kawesh is not played at this table (R9)."
+            if stage != Stage.ROUND1_A:
+                return "Kawesh may only be called in round one, step A (R11.2)."
+            return "Kawesh needs first five cards that are all 7, 8 or 9 (R9)."
+        if atype is ActionType.HOKUM:
+            if stage == Stage.ROUND2_CONFIRM:
+                return f"Name a trump suit other than the up card's ({SUITS[self.up_card >> 3]}) (R3.2)."
+            return "Once a bid stands you may only pass or bid Sun (R3)."
+        allowed = ", ".join(sorted({a.type.value for a in self.legal()}))
+        return f"During bidding you may now only: {allowed} (R3)."
+
+    # -- applying -----------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """Apply a legal action (the caller has checked legality)."""
+        seat, atype, stage = action.seat, action.type, self.stage
+        queue = self.queue
+        if stage == Stage.ROUND1_A:
+            queue.pop(0)
+            if atype is K:
+                self._finish(Outcome.ANNULLED)
+                return
+            if atype is S or atype is A:
+                self.bidder, self.bid_type = seat, atype
+                self._ask_earlier(seat, Stage.ROUND1_B)
+                return
+            if atype is H:
+                self.bidder, self.bid_type = seat, atype
+            if not queue:
+                if self.bidder is None:
+                    self.stage = Stage.ROUND2
+                    self.queue = [(self.dealer + i) % 4 for i in range(1, 5)]
+                    self.to_move = self.queue[0]
+                else:
+                    self._ask_earlier(self.bidder, Stage.ROUND1_C)
+                return
+            self.to_move = queue[0]
+            return
+        if stage == Stage.ROUND1_B or stage == Stage.ROUND1_C:
+            queue.pop(0)
+            if atype is S:
+                self._contract(seat, True, seat)
+                return
+            if queue:
+                self.to_move = queue[0]
+                return
+            bidder = self.bidder
+            assert bidder is not None
+            if stage == Stage.ROUND1_C:
+                self.stage = Stage.ROUND1_CONFIRM
+                self.queue = [bidder]
+                self.to_move = bidder
+            elif self.bid_type is A:
+                self._contract(bidder, True, (bidder + 2) % 4)
+            else:
+                self._contract(bidder, True, bidder)
+            return
+        if stage == Stage.ROUND1_CONFIRM:
+            if atype is H:
+                self._contract(seat, False, seat, self.up_card >> 3)
+            else:
+                self._contract(seat, True, seat)
+            return
+        if stage == Stage.ROUND2 or stage == Stage.ROUND3:
+            queue.pop(0)
+            if atype is S:
+                self._contract(seat, True, seat)
+                return
+            if atype is A:
+                self._contract(seat, True, (seat + 2) % 4)
+                return
+            if atype is H:
+                self.bidder, self.bid_type = seat, atype
+            if queue:
+                self.to_move = queue[0]
+                return
+            if self.bidder is not None:
+                self.stage = Stage.ROUND2_CONFIRM
+                self.queue = [self.bidder]
+                self.to_move = self.bidder
+            elif (
+                stage == Stage.ROUND2
+                and self.rules.third_round_on_ace
+                and self.up_card & 7 == RANK_A
+            ):
+                self.stage = Stage.ROUND3
+                p1 = (self.dealer + 1) % 4
+                self.queue = [p1]
+                self.to_move = p1
+            else:
+                self._finish(Outcome.THROWN_IN)
+            return
+        if stage == Stage.ROUND2_CONFIRM:
+            if atype is H:
+                self._contract(seat, False, seat, action.suit)
+            else:
+                self._contract(seat, True, seat)
+            return
+        raise AssertionError("bidding is over")
+
+    def _ask_earlier(self, seat: int, stage: Stage) -> None:
+        """R3.1 steps B and C: ask each player earlier than ``seat``, from p1."""
+        earlier = [(self.dealer + i) % 4 for i in range(1, 1 + self.position(seat))]
+        if stage == Stage.ROUND1_C and not earlier:
+            self.stage = Stage.ROUND1_CONFIRM
+            self.queue = [seat]
+            self.to_move = seat
+            return
+        if not earlier:  # a Sun or Ashkal by p1 stands at once
+            taker = (seat + 2) % 4 if self.bid_type is A else seat
+            self._contract(seat, True, taker)
+            return
+        self.stage = stage
+        self.queue = earlier
+        self.to_move = earlier[0]
+
+    def _contract(self, bidder: int, sun: bool, taker: int, trump: int | None = None) -> None:
+        self.bidder = bidder
+        self.sun = sun
+        self.taker = taker
+        self.trump = None if sun else trump
+        self._finish(Outcome.CONTRACT)
+
+    def _finish(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        self.stage = Stage.DONE
+        self.queue = []

@@ -1,0 +1,543 @@
+"""One hand of Baloot as a state machine: deal (R2), bidding (R3), doubling (R4),
+play (R5), projects and Baloot (R6) and scoring (R7).
+
+``legal_actions()`` lists what the seat to move may do; ``apply(action)``
+applies one action or raises a :class:`~baloot.errors.IllegalActionError`
+that names the rule, leaving the state untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import IntEnum
+
+from .actions import PLAYS_BY_SUIT_BYTE, Action, ActionType
+from .bidding import Bidding, Outcome
+from .cards import (
+    ALL_CARDS,
+    BEATS,
+    CARD_POINTS,
+    NO_TRUMP,
+    RANK_K,
+    RANK_Q,
+    SUITS,
+    Card,
+)
+from .errors import GameOverError, IllegalActionError, NotationError, NotYourTurnError
+from .play import follow_mask, is_ekka, lead_mask, refusal
+from .projects import Project, best_projects, has_project
+from .rules import Rules
+from .scoring import GAHWA, HandScore, score_hand
+
+_PLAY = ActionType.PLAY
+_DECLARE = ActionType.DECLARE
+_PASS = ActionType.PASS
+
+
+class Phase(IntEnum):
+    """The phases of a hand."""
+
+    BIDDING = 0
+    DOUBLING = 1
+    PLAYING = 2
+    FINISHED = 3
+
+
+class DoubleStage(IntEnum):
+    """R4: who is asked next in the doubling chain."""
+
+    FIRST_DEFENDER = 0
+    SECOND_DEFENDER = 1
+    TRIPLE = 2  # the declarer: Triple or pass
+    FOUR = 3  # the doubler: Four or pass
+    GAHWA = 4  # the declarer: Gahwa or pass
+
+
+def check_deck(deck: Sequence[Card]) -> None:
+    """R2: a deck is the 32 distinct cards."""
+    if len(deck) != 32 or len({c.index for c in deck}) != 32:
+        raise NotationError("a deck must hold the 32 distinct cards")
+
+
+class Hand:
+    """The state of one hand. Build with the dealer, the deck, the rules and the
+    match score before the hand (R4's Sun double needs it)."""
+
+    def __init__(
+        self,
+        dealer: int,
+        deck: Sequence[Card],
+        rules: Rules | None = None,
+        match_score: tuple[int, int] = (0, 0),
+    ) -> None:
+        check_deck(deck)
+        if not (isinstance(dealer, int) and 0 <= dealer < 4):
+            raise NotationError(f"dealer {dealer!r} is not 0..3")
+        self.rules = rules or Rules()
+        self.dealer = dealer
+        self.deck = tuple(deck)
+        self.match_score = match_score
+        self.actions: list[Action] = []
+        self.phase = Phase.BIDDING
+        idx = [c.index for c in deck]
+        hands = [0, 0, 0, 0]
+        first_five = [0, 0, 0, 0]
+        for i in range(4):  # R2.1: packets of 3 then 2, from p1
+            seat = (dealer + 1 + i) % 4
+            m = 0
+            for c in idx[3 * i : 3 * i + 3] + idx[12 + 2 * i : 14 + 2 * i]:
+                m |= 1 << c
+            hands[seat] = m
+            first_five[seat] = m
+        self.hands = hands
+        self.up_card = idx[20]  # R2.2
+        self.bidding = Bidding(dealer, self.up_card, tuple(first_five), self.rules)
+        self.to_move = self.bidding.to_move
+        self.outcome: Outcome | None = None
+        # Contract (set when bidding ends).
+        self.sun = False
+        self.trump = NO_TRUMP
+        self.taker: int | None = None
+        self.declarers = 0
+        # Doubling (R4).
+        self.level = 1
+        self.locked = False
+        self.last_raiser: int | None = None  # seat of the last Double/Triple/Four/Gahwa
+        self.doubler: int | None = None
+        self.double_stage = DoubleStage.FIRST_DEFENDER
+        self.defenders: tuple[int, int] = (0, 0)
+        # Play (R5, R6).
+        self.start_hands: tuple[int, int, int, int] = (0, 0, 0, 0)
+        self.trick_no = 0
+        self.trick: list[tuple[int, int]] = []  # (seat, card index)
+        self.tricks_history: list[tuple[int, tuple[tuple[int, int], ...]]] = []  # (winner, cards)
+        self.leader = 0
+        self.best = 0
+        self.winner_seat = 0
+        self.ekka = False
+        self.played = 0
+        self.card_points = [0, 0]
+        self.tricks_won = [0, 0]
+        self.declared: dict[int, tuple[Project, ...]] = {}
+        self.project_team: int | None = None  # team with the strongest project (R6.2)
+        self.baloot_holder: int | None = None
+        self.baloot_shown = 0  # how many of the holder's K/Q of trump are played
+        self.result: HandScore | None = None
+        self.bidding_length: int | None = None  # actions[:bidding_length] are bids (R3)
+        self.play_start: int | None = None  # actions[play_start:] are declarations and plays
+        self._legal: list[Action] | None = None
+
+    # -- queries ---------------------------------------------------------------
+    def position(self, seat: int) -> int:
+        """0 for p1 .. 3 for p4 (R1)."""
+        return (seat - self.dealer - 1) % 4
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == Phase.FINISHED
+
+    @property
+    def contract(self) -> str | None:
+        """``"sun"``, ``"hokum"`` or ``None`` while bidding or when thrown in."""
+        if self.taker is None:
+            return None
+        return "sun" if self.sun else "hokum"
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to move; empty when the hand is over."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> list[Action]:
+        phase = self.phase
+        if phase == Phase.PLAYING:
+            seat = self.to_move
+            hand = self.hands[seat]
+            trick = self.trick
+            if trick:
+                mask = follow_mask(
+                    hand,
+                    self.trump,
+                    trick[0][1],
+                    self.best,
+                    (self.winner_seat - seat) & 1 == 0,
+                    len(trick),
+                    self.ekka,
+                )
+            else:
+                mask = lead_mask(hand, self.trump, self.locked)
+            t = PLAYS_BY_SUIT_BYTE[seat]
+            acts = [
+                *t[0][mask & 255],
+                *t[1][(mask >> 8) & 255],
+                *t[2][(mask >> 16) & 255],
+                *t[3][mask >> 24],
+            ]
+            if self.trick_no < 2 and self._may_declare(seat):
+                acts.append(Action(seat, _DECLARE))
+            return acts
+        if phase == Phase.BIDDING:
+            return self.bidding.legal()
+        if phase == Phase.DOUBLING:
+            return self._doubling_legal()
+        return []
+
+    def _may_declare(self, seat: int) -> bool:
+        """R6.2: declare in trick 1, or show in trick 2 for the winning team's other player."""
+        if seat in self.declared or not has_project(self.start_hands[seat]):
+            return False
+        if self.trick_no == 0:
+            return True
+        return self.project_team is not None and seat & 1 == self.project_team
+
+    def projects_of(self, seat: int) -> tuple[Project, ...]:
+        """R6.1: the seat's projects on the hand held when play began."""
+        return best_projects(
+            self.start_hands[seat],
+            self.sun,
+            None if self.sun else self.trump,
+            self.rules.trump_sequence_priority,
+        )
+
+    # -- applying --------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """Apply one action (R2-R7); raises IllegalActionError and changes nothing."""
+        legal = self.legal_actions()
+        if action not in legal:
+            action = self._resolve(action, legal)
+        self._legal = None
+        self.actions.append(action)
+        phase = self.phase
+        if phase == Phase.PLAYING:
+            if action.type is _PLAY:
+                card = action.card
+                assert card is not None
+                self._play(action.seat, card.index)
+            else:
+                self._declare(action.seat)
+        elif phase == Phase.BIDDING:
+            bidding = self.bidding
+            bidding.apply(action)
+            if bidding.outcome is None:
+                self.to_move = bidding.to_move
+            else:
+                self._end_bidding()
+        else:
+            self._double(action)
+
+    def _resolve(self, action: Action, legal: list[Action]) -> Action:
+        """Match a non-interned or loosely written action to a legal one, or explain."""
+        if not isinstance(action, Action):
+            raise NotationError(f"{action!r} is not an action")
+        if self.phase == Phase.FINISHED:
+            raise GameOverError("This hand is already over (R11.5).")
+        if action.seat != self.to_move:
+            raise NotYourTurnError(
+                f"It is seat {self.to_move}'s turn, not seat {action.seat}'s."
+            )
+        atype = action.type
+        same = [a for a in legal if a.type is atype]
+        if atype is ActionType.HOKUM and same:
+            if same[0].suit is None:
+                return same[0]  # a suit on a round-one or first round-two Hokum is ignored
+            if action.suit is None:
+                raise IllegalActionError("Confirming Hokum in round two must name the trump suit (R3.2, R11.4).")
+            raise IllegalActionError(self.bidding.explain(atype))
+        if atype in (ActionType.DOUBLE, ActionType.FOUR) and same:
+            if self.sun:
+                if action.locked:
+                    raise IllegalActionError("A Sun double cannot be locked (R4, R11.4).")
+                return same[0]
+            if action.locked is None:
+                raise IllegalActionError(f"A Hokum {atype.value} must say locked or open (R4, R11.4).")
+        if same and atype not in (_PLAY,):
+            return same[0]
+        raise IllegalActionError(self._explain(action))
+
+    def _explain(self, action: Action) -> str:
+        atype = action.type
+        if self.phase == Phase.BIDDING:
+            return self.bidding.explain(atype)
+        if self.phase == Phase.DOUBLING:
+            return self._doubling_explain(atype)
+        if atype is _PLAY:
+            card = action.card
+            assert card is not None
+            trick = self.trick
+            seat = action.seat
+            return refusal(
+                card.index,
+                self.hands[seat],
+                self.trump,
+                trick[0][1] if trick else None,
+                self.best,
+                bool(trick) and (self.winner_seat - seat) & 1 == 0,
+                self.locked,
+            )
+        if atype is _DECLARE:
+            if not has_project(self.start_hands[action.seat]):
+                return "You have no project to declare (R11.3)."
+            if action.seat in self.declared:
+                return "You have already declared your projects (R6.2)."
+            if self.trick_no == 1:
+                return "Only the winning project team's other player may show projects now (R6.2)."
+            return "Projects are declared during the first trick, before you play (R6.2)."
+        return f"You may not {atype.value} while the cards are being played (R5)."
+
+    # -- bidding and the end of the deal ---------------------------------------
+    def _end_bidding(self) -> None:
+        bidding = self.bidding
+        self.outcome = bidding.outcome
+        self.bidding_length = len(self.actions)
+        if bidding.outcome != Outcome.CONTRACT:
+            self.phase = Phase.FINISHED
+            return
+        taker = bidding.taker
+        assert taker is not None
+        self.taker = taker
+        self.declarers = taker & 1
+        self.sun = bidding.sun
+        self.trump = NO_TRUMP if bidding.sun else (bidding.trump if bidding.trump is not None else 0)
+        # R2.4: complete the deal from deck[21:], p1 first; the taker gets the up card + 2.
+        idx = [c.index for c in self.deck]
+        pos = 21
+        hands = self.hands
+        for i in range(4):
+            seat = (self.dealer + 1 + i) % 4
+            n = 2 if seat == taker else 3
+            for c in idx[pos : pos + n]:
+                hands[seat] |= 1 << c
+            pos += n
+        hands[taker] |= 1 << self.up_card
+        self.start_hands = (hands[0], hands[1], hands[2], hands[3])
+        if not self.sun:
+            kq = (1 << (self.trump * 8 + RANK_K)) | (1 << (self.trump * 8 + RANK_Q))
+            for seat in range(4):
+                if hands[seat] & kq == kq:
+                    self.baloot_holder = seat
+        d1, d2 = (taker + 1) % 4, (taker + 3) % 4
+        self.defenders = (d1, d2) if self.position(d1) < self.position(d2) else (d2, d1)
+        if self.sun and not self._sun_double_allowed():
+            self._start_play()  # R11.1: no doubling step at all
+            return
+        self.phase = Phase.DOUBLING
+        self.double_stage = DoubleStage.FIRST_DEFENDER
+        self.to_move = self.defenders[0]
+
+    def _sun_double_allowed(self) -> bool:
+        """R4, R11.9: one team above 100 and the other below 100 before this hand."""
+        a, b = self.match_score
+        return (a > 100 and b < 100) or (b > 100 and a < 100)
+
+    # -- doubling (R4) -----------------------------------------------------------
+    def _doubling_legal(self) -> list[Action]:
+        seat = self.to_move
+        stage = self.double_stage
+        dt = ActionType
+        if stage <= DoubleStage.SECOND_DEFENDER:
+            if self.sun:
+                return [Action(seat, _PASS), Action(seat, dt.DOUBLE)]
+            return [
+                Action(seat, _PASS),
+                Action(seat, dt.DOUBLE, locked=True),
+                Action(seat, dt.DOUBLE, locked=False),
+            ]
+        if stage == DoubleStage.TRIPLE:
+            return [Action(seat, _PASS), Action(seat, dt.TRIPLE)]
+        if stage == DoubleStage.FOUR:
+            return [
+                Action(seat, _PASS),
+                Action(seat, dt.FOUR, locked=True),
+                Action(seat, dt.FOUR, locked=False),
+            ]
+        return [Action(seat, _PASS), Action(seat, dt.GAHWA)]
+
+    def _doubling_explain(self, atype: ActionType) -> str:
+        names = {
+            DoubleStage.FIRST_DEFENDER: "a defender may Double or pass",
+            DoubleStage.SECOND_DEFENDER: "a defender may Double or pass",
+            DoubleStage.TRIPLE: "the declarer may Triple or pass",
+            DoubleStage.FOUR: "the doubler may Four or pass",
+            DoubleStage.GAHWA: "the declarer may Gahwa or pass",
+        }
+        return f"Now {names[self.double_stage]} (R4)."
+
+    def _double(self, action: Action) -> None:
+        atype = action.type
+        stage = self.double_stage
+        if atype is _PASS:
+            if stage == DoubleStage.FIRST_DEFENDER:
+                self.double_stage = DoubleStage.SECOND_DEFENDER
+                self.to_move = self.defenders[1]
+                return
+            self._start_play()
+            return
+        self.last_raiser = action.seat
+        if atype is ActionType.DOUBLE:
+            self.level = 2
+            self.locked = bool(action.locked)
+            self.doubler = action.seat
+            if self.sun:
+                self.locked = False
+                self._start_play()
+                return
+            self.double_stage = DoubleStage.TRIPLE
+            assert self.taker is not None
+            self.to_move = self.taker
+        elif atype is ActionType.TRIPLE:
+            self.level = 3
+            self.locked = False
+            self.double_stage = DoubleStage.FOUR
+            assert self.doubler is not None
+            self.to_move = self.doubler
+        elif atype is ActionType.FOUR:
+            self.level = 4
+            self.locked = bool(action.locked)
+            self.double_stage = DoubleStage.GAHWA
+            assert self.taker is not None
+            self.to_move = self.taker
+        else:
+            self.level = GAHWA
+            self.locked = False
+            self._start_play()
+
+    # -- play (R5, R6) -------------------------------------------------------------
+    def _start_play(self) -> None:
+        self.phase = Phase.PLAYING
+        self.play_start = len(self.actions)
+        assert self.taker is not None
+        first = self.taker if self.rules.declarer_leads else (self.dealer + 1) % 4
+        self.leader = first
+        self.to_move = first
+
+    def _declare(self, seat: int) -> None:
+        self.declared[seat] = self.projects_of(seat)
+
+    def _play(self, seat: int, card: int) -> None:
+        self.hands[seat] &= ~(1 << card)
+        trick = self.trick
+        trump = self.trump
+        if not trick:
+            self.best = card
+            self.winner_seat = seat
+            self.ekka = trump != NO_TRUMP and is_ekka(card, trump, self.played)
+        elif BEATS[(trump * 32 + self.best) * 32 + card]:
+            self.best = card
+            self.winner_seat = seat
+        trick.append((seat, card))
+        if self.baloot_holder == seat and card >> 3 == trump and card & 7 in (RANK_K, RANK_Q):
+            self.baloot_shown += 1
+        if len(trick) < 4:
+            self.to_move = (seat + 1) & 3
+            return
+        winner = self.winner_seat
+        team = winner & 1
+        points = CARD_POINTS[trump]
+        pts = points[trick[0][1]] + points[trick[1][1]] + points[trick[2][1]] + points[trick[3][1]]
+        for _, c in trick:
+            self.played |= 1 << c
+        self.tricks_history.append((winner, tuple(trick)))
+        self.trick = []
+        self.trick_no += 1
+        self.tricks_won[team] += 1
+        if self.trick_no == 8:
+            pts += 10  # R1.1: last trick
+        self.card_points[team] += pts
+        if self.trick_no == 1:
+            self._compare_projects()
+        if self.trick_no == 8:
+            self._finish_play()
+            return
+        self.leader = winner
+        self.to_move = winner
+
+    def _compare_projects(self) -> None:
+        """R6.2: after the first trick the strongest single declared project wins."""
+        best_key: tuple[int, ...] | None = None
+        for seat, projects in self.declared.items():
+            if not projects:
+                continue
+            key = (*projects[0].strength(
+                self.sun, None if self.sun else self.trump, self.rules.trump_sequence_priority
+            ), -self.position(seat))
+            if best_key is None or key > best_key:
+                best_key = key
+                self.project_team = seat & 1
+
+    def winning_projects(self) -> list[tuple[int, Project]]:
+        """The projects that score (R6.2): all declared by the winning team's players."""
+        team = self.project_team
+        if team is None:
+            return []
+        return [
+            (seat, p)
+            for seat in sorted(self.declared, key=self.position)
+            if seat & 1 == team
+            for p in self.declared[seat]
+        ]
+
+    def baloot_team(self) -> int | None:
+        """R6.3 and R11.8: the team of a Baloot that counts, else None."""
+        holder = self.baloot_holder
+        if holder is None:
+            return None
+        kq = (1 << (self.trump * 8 + RANK_K)) | (1 << (self.trump * 8 + RANK_Q))
+        for seat, project in self.winning_projects():
+            if seat != holder:
+                continue
+            both = project.mask & kq == kq
+            if bin(project.mask & kq).count("1") == 1 or (both and project.mask.bit_count() == 5):
+                return None
+        return holder & 1
+
+    def _finish_play(self) -> None:
+        project_points = [0, 0]
+        for seat, project in self.winning_projects():
+            project_points[seat & 1] += project.value(self.sun)
+        baloot = [0, 0]
+        bt = self.baloot_team()
+        if bt is not None:
+            baloot[bt] = 2
+        self.result = score_hand(
+            sun=self.sun,
+            declarers=self.declarers,
+            level=self.level,
+            last_raiser_team=None if self.last_raiser is None else self.last_raiser & 1,
+            card_points=(self.card_points[0], self.card_points[1]),
+            tricks=(self.tricks_won[0], self.tricks_won[1]),
+            project_points=(project_points[0], project_points[1]),
+            baloot=(baloot[0], baloot[1]),
+            rules=self.rules,
+        )
+        self.outcome = Outcome.CONTRACT
+        self.phase = Phase.FINISHED
+
+    # -- helpers for views and records ------------------------------------------------
+    def hand_of(self, seat: int) -> list[Card]:
+        """The cards a seat holds now."""
+        m = self.hands[seat]
+        return [ALL_CARDS[i] for i in range(32) if m >> i & 1]
+
+    def describe_contract(self) -> str:
+        if self.taker is None:
+            return "no contract"
+        if self.sun:
+            return f"Sun by seat {self.taker}"
+        return f"Hokum in {SUITS[self.trump]} by seat {self.taker}"
+
+    @property
+    def trump_suit(self) -> int | None:
+        """The trump suit index in Hokum, else None."""
+        return None if self.sun or self.taker is None else self.trump
+
+    @property
+    def score(self) -> tuple[int, int] | None:
+        """What the finished hand adds to the match (R7); None if not finished."""
+        if self.phase != Phase.FINISHED:
+            return None
+        if self.result is None:
+            return (0, 0)
+        return self.result.score
+

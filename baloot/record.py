@@ -1,0 +1,138 @@
+"""Game records (R10): reading a record into a :class:`Match`, and the replay summary."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .actions import Action
+from .bidding import Outcome
+from .cards import SUITS, Card
+from .errors import BalootError, RecordError
+from .hand import Hand, Phase
+from .match import RECORD_FORMAT, Match
+from .rules import Rules
+from .scoring import GAHWA
+
+
+def match_from_record(record: object) -> Match:
+    """Replay an R10 record into a match; raises RecordError at the first fault.
+
+    The error names the hand and action index (R10, R11.5).
+    """
+    if not isinstance(record, dict):
+        raise RecordError("a game record must be a JSON object")
+    if record.get("format") != RECORD_FORMAT:
+        raise RecordError(f"unknown record format {record.get('format')!r}; expected {RECORD_FORMAT!r}")
+    try:
+        rules = Rules.from_json(record.get("rules"))
+    except BalootError as exc:
+        raise RecordError(f"bad rules: {exc}") from None
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        raise RecordError("'hands' must be a list")
+    match: Match | None = None
+    for h, hand_obj in enumerate(hands):
+        if not isinstance(hand_obj, dict):
+            raise RecordError("a hand must be a JSON object", h)
+        if match is not None and match.winner is not None:
+            raise RecordError("this hand comes after the match was won (R8)", h)
+        if match is not None and not match.needs_deal:
+            raise RecordError("a new hand starts before the previous one is finished (R10)", h)
+        dealer = hand_obj.get("dealer")
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < 4:
+            raise RecordError(f"dealer {dealer!r} is not a seat 0..3", h)
+        if match is None:
+            match = Match(rules, dealer)
+        elif dealer != match.next_dealer:
+            raise RecordError(
+                f"dealer {dealer} should be {match.next_dealer}: the deal passes to the right (R1)",
+                h,
+            )
+        deck_obj = hand_obj.get("deck")
+        if not isinstance(deck_obj, list):
+            raise RecordError("'deck' must be a list of 32 cards", h)
+        try:
+            deck = [Card.parse(c) for c in deck_obj]
+            hand = match.deal(deck)
+        except BalootError as exc:
+            raise RecordError(f"bad deck: {exc}", h) from None
+        actions = hand_obj.get("actions", [])
+        if not isinstance(actions, list):
+            raise RecordError("'actions' must be a list", h)
+        for a, action_obj in enumerate(actions):
+            if hand.finished:
+                raise RecordError("an action after the hand is complete (R11.5)", h, a)
+            try:
+                match.apply(Action.from_json(action_obj))
+            except BalootError as exc:
+                raise RecordError(str(exc), h, a) from None
+    if match is None:
+        match = Match(rules)
+    return match
+
+
+def load_record(text: str) -> Match:
+    """Parse JSON text and replay it (R10)."""
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(f"not valid JSON: {exc}") from None
+    return match_from_record(obj)
+
+
+def hand_summary(hand: Hand) -> dict[str, Any]:
+    """One hand of R10's replay output (R11.6 for thrown-in and unfinished hands)."""
+    out: dict[str, Any] = {
+        "dealer": hand.dealer,
+        "contract": None,
+        "trump": None,
+        "declarer": None,
+        "level": None,
+        "locked": None,
+        "card_points": None,
+        "game_points": None,
+        "projects": None,
+        "baloot": None,
+        "kaboot": None,
+        "score": None,
+    }
+    if hand.finished and hand.outcome != Outcome.CONTRACT:
+        out.update(
+            level=1, locked=False, card_points=[0, 0], game_points=[0, 0], projects=[], score=[0, 0]
+        )
+        return out
+    if hand.taker is not None:
+        out["contract"] = hand.contract
+        out["trump"] = None if hand.sun else SUITS[hand.trump]
+        out["declarer"] = hand.taker
+    if hand.phase >= Phase.PLAYING:
+        out["level"] = "gahwa" if hand.level == GAHWA else hand.level
+        out["locked"] = hand.locked
+    result = hand.result
+    if result is not None:
+        out["card_points"] = list(result.card_points)
+        out["game_points"] = list(result.game_points)
+        out["projects"] = [p.to_json(seat, hand.sun) for seat, p in hand.winning_projects()]
+        out["baloot"] = hand.baloot_team()
+        out["kaboot"] = result.kaboot
+        out["score"] = list(result.score)
+    return out
+
+
+def replay_summary(match: Match) -> dict[str, Any]:
+    """R10's replay output for a valid record."""
+    return {
+        "hands": [hand_summary(h) for h in match.hands],
+        "score": list(match.score),
+        "winner": match.winner,
+    }
+
+
+def replay_text(text: str) -> tuple[int, dict[str, Any]]:
+    """Run ``replay`` on record text: (exit code 0 or 1, the JSON object to print)."""
+    try:
+        match = load_record(text)
+    except RecordError as exc:
+        return 1, exc.to_json()
+    return 0, replay_summary(match)

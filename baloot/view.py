@@ -1,0 +1,114 @@
+"""What one seat may know (ARCHITECTURE.md): its own hand and the public facts.
+
+A :class:`SeatView` never holds another seat's hidden cards: before play it
+holds only the up card and the bids; during play, the cards played, the
+declared projects (shown cards are public, R6.2) and the score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action
+from .bidding import Outcome
+from .cards import ALL_CARDS, NO_TRUMP, Card
+from .hand import Hand, Phase
+from .projects import Project
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    """A trick: the cards in play order as (seat, card), and its winner once complete."""
+
+    leader: int
+    cards: tuple[tuple[int, Card], ...]
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything ``seat`` may know about the current hand and match."""
+
+    seat: int
+    dealer: int
+    phase: Phase
+    to_move: int | None
+    hand: tuple[Card, ...]
+    up_card: Card | None  # the up card while it is on the table (R2.2)
+    up_card_taker: int | None  # who took it once bidding ended
+    bids: tuple[Action, ...]  # bidding actions in order (R3)
+    doubling: tuple[Action, ...]  # the doubling chain (R4)
+    contract: str | None
+    trump: int | None
+    taker: int | None
+    level: int  # 1..4, 5 = Gahwa
+    locked: bool
+    declared: tuple[tuple[int, tuple[Project, ...]], ...]  # public declarations (R6.2)
+    project_team: int | None
+    baloot_announced: int | None  # seat whose Baloot was announced (R6.3)
+    tricks: tuple[TrickView, ...]  # completed tricks
+    current_trick: TrickView | None
+    card_points: tuple[int, int]  # in tricks taken so far
+    tricks_won: tuple[int, int]
+    match_score: tuple[int, int]
+    legal: tuple[Action, ...]  # this seat's legal actions (empty if not its turn)
+    outcome: Outcome | None
+    hand_score: tuple[int, int] | None
+
+    @property
+    def played(self) -> tuple[Card, ...]:
+        """Every card played so far in this hand, completed tricks first."""
+        cards = [c for t in self.tricks for _, c in t.cards]
+        if self.current_trick is not None:
+            cards.extend(c for _, c in self.current_trick.cards)
+        return tuple(cards)
+
+
+def seat_view(hand: Hand, seat: int, match_score: tuple[int, int] | None = None) -> SeatView:
+    """Build ``seat``'s view of ``hand`` (and the match score before it)."""
+    actions = hand.actions
+    n_bids = hand.bidding_length if hand.bidding_length is not None else len(actions)
+    n_pre_play = hand.play_start if hand.play_start is not None else len(actions)
+    bids = actions[:n_bids]
+    doubling = actions[n_bids:n_pre_play]
+    tricks = tuple(
+        TrickView(cards[0][0], tuple((s, ALL_CARDS[c]) for s, c in cards), winner)
+        for winner, cards in hand.tricks_history
+    )
+    current = None
+    if hand.phase == Phase.PLAYING:
+        current = TrickView(
+            hand.leader, tuple((s, ALL_CARDS[c]) for s, c in hand.trick), None
+        )
+    baloot = None
+    if hand.baloot_holder is not None and hand.baloot_shown >= 2:
+        baloot = hand.baloot_holder
+    in_bidding = hand.phase == Phase.BIDDING
+    to_move = None if hand.finished else hand.to_move
+    return SeatView(
+        seat=seat,
+        dealer=hand.dealer,
+        phase=hand.phase,
+        to_move=to_move,
+        hand=tuple(hand.hand_of(seat)),
+        up_card=ALL_CARDS[hand.up_card] if in_bidding else None,
+        up_card_taker=hand.taker,
+        bids=tuple(bids),
+        doubling=tuple(doubling),
+        contract=hand.contract,
+        trump=None if hand.trump == NO_TRUMP or hand.taker is None else hand.trump,
+        taker=hand.taker,
+        level=hand.level,
+        locked=hand.locked,
+        declared=tuple(sorted(hand.declared.items())),
+        project_team=hand.project_team,
+        baloot_announced=baloot,
+        tricks=tricks,
+        current_trick=current,
+        card_points=(hand.card_points[0], hand.card_points[1]),
+        tricks_won=(hand.tricks_won[0], hand.tricks_won[1]),
+        match_score=match_score if match_score is not None else hand.match_score,
+        legal=tuple(hand.legal_actions()) if to_move == seat else (),
+        outcome=hand.outcome,
+        hand_score=hand.score,
+    )

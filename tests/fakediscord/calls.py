@@ -1,0 +1,72 @@
+"""Counting every REST call the bot makes, per route template and per token kind."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Literal
+
+TokenKind = Literal["bot", "interaction", "none"]
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    method: str
+    template: str  # e.g. "/channels/{channel_id}/messages" (Discord's OpenAPI path)
+    kind: TokenKind
+    status: int
+
+    @property
+    def route(self) -> str:
+        """``"POST /channels/{channel_id}/messages"``."""
+        return f"{self.method} {self.template}"
+
+
+@dataclass
+class CallLog:
+    """All REST calls in arrival order. ``mark()`` then ``since=mark`` scopes a count."""
+
+    records: list[CallRecord] = field(default_factory=list)
+
+    def add(self, record: CallRecord) -> None:
+        self.records.append(record)
+
+    def mark(self) -> int:
+        return len(self.records)
+
+    def select(
+        self,
+        *,
+        route: str | None = None,
+        kind: TokenKind | None = None,
+        status: int | None = None,
+        since: int = 0,
+    ) -> list[CallRecord]:
+        return [
+            r
+            for r in self.records[since:]
+            if (route is None or r.route == route)
+            and (kind is None or r.kind == kind)
+            and (status is None or r.status == status)
+        ]
+
+    def count(
+        self,
+        route: str | None = None,
+        *,
+        kind: TokenKind | None = None,
+        status: int | None = None,
+        since: int = 0,
+    ) -> int:
+        return len(self.select(route=route, kind=kind, status=status, since=since))
+
+    def by_route(self, *, kind: TokenKind | None = None, since: int = 0) -> Counter[str]:
+        return Counter(r.route for r in self.select(kind=kind, since=since))
+
+    def by_kind(self, *, since: int = 0) -> Counter[str]:
+        return Counter(r.kind for r in self.records[since:])
+
+    def report(self, *, since: int = 0) -> str:
+        """One line per (kind, route), most frequent first, for benchmarks."""
+        counts = Counter((r.kind, r.route) for r in self.records[since:])
+        return "\n".join(f"{n:5d}  {kind:<11} {route}" for (kind, route), n in counts.most_common())
