@@ -14,6 +14,7 @@ from .bidding import Outcome
 from .cards import ALL_CARDS, NO_TRUMP, Card
 from .hand import Hand, Phase
 from .projects import Project
+from .rules import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,8 @@ class SeatView:
     legal: tuple[Action, ...]  # this seat's legal actions (empty if not its turn)
     outcome: Outcome | None
     hand_score: tuple[int, int] | None
+    history: tuple[Action, ...]  # every action of the hand so far, in order (all public)
+    rules: Rules
 
     @property
     def played(self) -> tuple[Card, ...]:
@@ -111,4 +114,6 @@ def seat_view(hand: Hand, seat: int, match_score: tuple[int, int] | None = None)
         legal=tuple(hand.legal_actions()) if to_move == seat else (),
         outcome=hand.outcome,
         hand_score=hand.score,
+        history=tuple(actions),
+        rules=hand.rules,
     )
