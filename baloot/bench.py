@@ -15,6 +15,8 @@ from .cards import ALL_CARDS
 from .hand import Hand, Phase
 from .rules import Rules
 
+FINISHED = Phase.FINISHED
+
 
 def random_hands(seconds: float, seed: int, rules: Rules) -> tuple[int, int, int, float]:
     """Play random hands for ``seconds``: (full hands, all hands, actions, elapsed)."""
@@ -27,11 +29,15 @@ def random_hands(seconds: float, seed: int, rules: Rules) -> tuple[int, int, int
     score = (0, 0)
     while True:
         for _ in range(100):
-            rng.shuffle(deck)
+            for i in range(31, 0, -1):  # Fisher-Yates with one float per swap
+                j = int(rand() * (i + 1))
+                deck[i], deck[j] = deck[j], deck[i]
             hand = Hand(total & 3, deck, rules, score)
-            while hand.phase != Phase.FINISHED:
-                legal = hand.legal_actions()
-                hand.apply(legal[int(rand() * len(legal))])
+            legal_actions = hand.legal_actions
+            apply = hand.apply
+            while hand.phase is not FINISHED:
+                legal = legal_actions()
+                apply(legal[int(rand() * len(legal))])
             actions += len(hand.actions)
             total += 1
             if hand.result is not None:

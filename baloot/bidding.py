@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
-from .actions import Action, ActionType
+from .actions import SIMPLE_ACTIONS, Action, ActionType
 from .cards import RANK_A, SUITS
 from .rules import Rules
 
@@ -86,6 +86,7 @@ class Bidding:
         """The legal actions of the seat to move (R3, R9, R11.2)."""
         seat = self.to_move
         stage = self.stage
+        acts = SIMPLE_ACTIONS[seat]
         if stage == Stage.ROUND1_A:
             if self.bidder is None:
                 types = [P, H, S]
@@ -95,23 +96,23 @@ class Bidding:
                 types = [P, S]
             if self.rules.kawesh and not self.first_five[seat] & ~_LOW_RANKS:
                 types.append(K)
-            return [Action(seat, t) for t in types]
+            return [acts[t] for t in types]
         if stage in (Stage.ROUND1_B, Stage.ROUND1_C):
-            return [Action(seat, P), Action(seat, S)]
+            return [acts[P], acts[S]]
         if stage == Stage.ROUND1_CONFIRM:
-            return [Action(seat, H), Action(seat, S)]
+            return [acts[H], acts[S]]
         if stage == Stage.ROUND2:
             if self.bidder is not None:
-                return [Action(seat, P), Action(seat, S)]
+                return [acts[P], acts[S]]
             types = [P, S, H]
             if self.rules.ashkal_round_two and self.position(seat) >= 2 and self.ashkal_allowed:
                 types.append(A)
-            return [Action(seat, t) for t in types]
+            return [acts[t] for t in types]
         if stage == Stage.ROUND3:
-            return [Action(seat, P), Action(seat, S), Action(seat, H)]
+            return [acts[P], acts[S], acts[H]]
         if stage == Stage.ROUND2_CONFIRM:
             up_suit = self.up_card >> 3
-            return [Action(seat, H, suit=s) for s in range(4) if s != up_suit] + [Action(seat, S)]
+            return [Action(seat, H, suit=s) for s in range(4) if s != up_suit] + [acts[S]]
         return []
 
     def explain(self, atype: ActionType) -> str:

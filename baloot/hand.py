@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
+from typing import Final
 
-from .actions import PLAYS_BY_SUIT_BYTE, Action, ActionType
+from .actions import DECLARE_ACTIONS, PLAYS_BY_SUIT_BYTE, Action, ActionType
 from .bidding import Bidding, Outcome
 from .cards import (
     ALL_CARDS,
     BEATS,
     CARD_POINTS,
+    FULL_DECK,
+    HIGHER_PLAIN,
     NO_TRUMP,
     RANK_K,
     RANK_Q,
@@ -24,7 +27,7 @@ from .cards import (
     Card,
 )
 from .errors import GameOverError, IllegalActionError, NotationError, NotYourTurnError
-from .play import follow_mask, is_ekka, lead_mask, refusal
+from .play import follow_mask, lead_mask, refusal
 from .projects import Project, best_projects, has_project
 from .rules import Rules
 from .scoring import GAHWA, HandScore, score_hand
@@ -43,6 +46,9 @@ class Phase(IntEnum):
     FINISHED = 3
 
 
+_BIDDING, _DOUBLING, _PLAYING, _FINISHED = Phase.BIDDING, Phase.DOUBLING, Phase.PLAYING, Phase.FINISHED
+
+
 class DoubleStage(IntEnum):
     """R4: who is asked next in the doubling chain."""
 
@@ -51,12 +57,6 @@ class DoubleStage(IntEnum):
     TRIPLE = 2  # the declarer: Triple or pass
     FOUR = 3  # the doubler: Four or pass
     GAHWA = 4  # the declarer: Gahwa or pass
-
-
-def check_deck(deck: Sequence[Card]) -> None:
-    """R2: a deck is the 32 distinct cards."""
-    if len(deck) != 32 or len({c.index for c in deck}) != 32:
-        raise NotationError("a deck must hold the 32 distinct cards")
 
 
 class Hand:
@@ -70,7 +70,15 @@ class Hand:
         rules: Rules | None = None,
         match_score: tuple[int, int] = (0, 0),
     ) -> None:
-        check_deck(deck)
+        try:
+            bits = [c.bit for c in deck]
+        except AttributeError:
+            raise NotationError("a deck must be a list of cards") from None
+        seen = 0
+        for b in bits:
+            seen |= b
+        if len(bits) != 32 or seen != FULL_DECK:
+            raise NotationError("a deck must hold the 32 distinct cards")
         if not (isinstance(dealer, int) and 0 <= dealer < 4):
             raise NotationError(f"dealer {dealer!r} is not 0..3")
         self.rules = rules or Rules()
@@ -79,19 +87,17 @@ class Hand:
         self.match_score = match_score
         self.actions: list[Action] = []
         self.phase = Phase.BIDDING
-        idx = [c.index for c in deck]
+        # R2.1: packets of 3 then 2, from p1.
         hands = [0, 0, 0, 0]
-        first_five = [0, 0, 0, 0]
-        for i in range(4):  # R2.1: packets of 3 then 2, from p1
-            seat = (dealer + 1 + i) % 4
-            m = 0
-            for c in idx[3 * i : 3 * i + 3] + idx[12 + 2 * i : 14 + 2 * i]:
-                m |= 1 << c
-            hands[seat] = m
-            first_five[seat] = m
+        p1 = (dealer + 1) & 3
+        hands[p1] = bits[0] | bits[1] | bits[2] | bits[12] | bits[13]
+        hands[(p1 + 1) & 3] = bits[3] | bits[4] | bits[5] | bits[14] | bits[15]
+        hands[(p1 + 2) & 3] = bits[6] | bits[7] | bits[8] | bits[16] | bits[17]
+        hands[(p1 + 3) & 3] = bits[9] | bits[10] | bits[11] | bits[18] | bits[19]
+        first_five = tuple(hands)
         self.hands = hands
-        self.up_card = idx[20]  # R2.2
-        self.bidding = Bidding(dealer, self.up_card, tuple(first_five), self.rules)
+        self.up_card = deck[20].index  # R2.2
+        self.bidding = Bidding(dealer, self.up_card, first_five, self.rules)
         self.to_move = self.bidding.to_move
         self.outcome: Outcome | None = None
         # Contract (set when bidding ends).
@@ -109,8 +115,8 @@ class Hand:
         # Play (R5, R6).
         self.start_hands: tuple[int, int, int, int] = (0, 0, 0, 0)
         self.trick_no = 0
-        self.trick: list[tuple[int, int]] = []  # (seat, card index)
-        self.tricks_history: list[tuple[int, tuple[tuple[int, int], ...]]] = []  # (winner, cards)
+        self.trick: list[int] = []  # card indices in play order, from self.leader
+        self.tricks_history: list[tuple[int, int, tuple[int, ...]]] = []  # (leader, winner, cards)
         self.leader = 0
         self.best = 0
         self.winner_seat = 0
@@ -119,9 +125,11 @@ class Hand:
         self.card_points = [0, 0]
         self.tricks_won = [0, 0]
         self.declared: dict[int, tuple[Project, ...]] = {}
+        self.may_declare = 0  # bit per seat: may declare now (R6.2, R11.3)
         self.project_team: int | None = None  # team with the strongest project (R6.2)
         self.baloot_holder: int | None = None
         self.baloot_shown = 0  # how many of the holder's K/Q of trump are played
+        self.baloot_mask = 0  # the holder's K and Q of trumps (R6.3)
         self.result: HandScore | None = None
         self.bidding_length: int | None = None  # actions[:bidding_length] are bids (R3)
         self.play_start: int | None = None  # actions[play_start:] are declarations and plays
@@ -151,8 +159,7 @@ class Hand:
         return legal
 
     def _compute_legal(self) -> list[Action]:
-        phase = self.phase
-        if phase == Phase.PLAYING:
+        if self.phase is _PLAYING:
             seat = self.to_move
             hand = self.hands[seat]
             trick = self.trick
@@ -160,14 +167,16 @@ class Hand:
                 mask = follow_mask(
                     hand,
                     self.trump,
-                    trick[0][1],
+                    trick[0],
                     self.best,
                     (self.winner_seat - seat) & 1 == 0,
                     len(trick),
                     self.ekka,
                 )
+            elif self.locked:
+                mask = lead_mask(hand, self.trump, True)
             else:
-                mask = lead_mask(hand, self.trump, self.locked)
+                mask = hand
             t = PLAYS_BY_SUIT_BYTE[seat]
             acts = [
                 *t[0][mask & 255],
@@ -175,22 +184,14 @@ class Hand:
                 *t[2][(mask >> 16) & 255],
                 *t[3][mask >> 24],
             ]
-            if self.trick_no < 2 and self._may_declare(seat):
-                acts.append(Action(seat, _DECLARE))
+            if self.may_declare >> seat & 1:
+                acts.append(DECLARE_ACTIONS[seat])
             return acts
-        if phase == Phase.BIDDING:
+        if self.phase is _BIDDING:
             return self.bidding.legal()
-        if phase == Phase.DOUBLING:
+        if self.phase is _DOUBLING:
             return self._doubling_legal()
         return []
-
-    def _may_declare(self, seat: int) -> bool:
-        """R6.2: declare in trick 1, or show in trick 2 for the winning team's other player."""
-        if seat in self.declared or not has_project(self.start_hands[seat]):
-            return False
-        if self.trick_no == 0:
-            return True
-        return self.project_team is not None and seat & 1 == self.project_team
 
     def projects_of(self, seat: int) -> tuple[Project, ...]:
         """R6.1: the seat's projects on the hand held when play began."""
@@ -204,20 +205,21 @@ class Hand:
     # -- applying --------------------------------------------------------------
     def apply(self, action: Action) -> None:
         """Apply one action (R2-R7); raises IllegalActionError and changes nothing."""
-        legal = self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         if action not in legal:
             action = self._resolve(action, legal)
         self._legal = None
         self.actions.append(action)
         phase = self.phase
-        if phase == Phase.PLAYING:
-            if action.type is _PLAY:
-                card = action.card
-                assert card is not None
+        if phase is _PLAYING:
+            card = action.card
+            if card is not None:
                 self._play(action.seat, card.index)
             else:
                 self._declare(action.seat)
-        elif phase == Phase.BIDDING:
+        elif phase is _BIDDING:
             bidding = self.bidding
             bidding.apply(action)
             if bidding.outcome is None:
@@ -271,7 +273,7 @@ class Hand:
                 card.index,
                 self.hands[seat],
                 self.trump,
-                trick[0][1] if trick else None,
+                trick[0] if trick else None,
                 self.best,
                 bool(trick) and (self.winner_seat - seat) & 1 == 0,
                 self.locked,
@@ -301,22 +303,24 @@ class Hand:
         self.sun = bidding.sun
         self.trump = NO_TRUMP if bidding.sun else (bidding.trump if bidding.trump is not None else 0)
         # R2.4: complete the deal from deck[21:], p1 first; the taker gets the up card + 2.
-        idx = [c.index for c in self.deck]
+        deck = self.deck
         pos = 21
         hands = self.hands
-        for i in range(4):
-            seat = (self.dealer + 1 + i) % 4
-            n = 2 if seat == taker else 3
-            for c in idx[pos : pos + n]:
-                hands[seat] |= 1 << c
-            pos += n
-        hands[taker] |= 1 << self.up_card
+        for i in range(1, 5):
+            seat = (self.dealer + i) & 3
+            if seat == taker:
+                hands[seat] |= deck[pos].bit | deck[pos + 1].bit | (1 << self.up_card)
+                pos += 2
+            else:
+                hands[seat] |= deck[pos].bit | deck[pos + 1].bit | deck[pos + 2].bit
+                pos += 3
         self.start_hands = (hands[0], hands[1], hands[2], hands[3])
         if not self.sun:
             kq = (1 << (self.trump * 8 + RANK_K)) | (1 << (self.trump * 8 + RANK_Q))
             for seat in range(4):
                 if hands[seat] & kq == kq:
                     self.baloot_holder = seat
+                    self.baloot_mask = kq
         d1, d2 = (taker + 1) % 4, (taker + 3) % 4
         self.defenders = (d1, d2) if self.position(d1) < self.position(d2) else (d2, d1)
         if self.sun and not self._sun_double_allowed():
@@ -333,26 +337,8 @@ class Hand:
 
     # -- doubling (R4) -----------------------------------------------------------
     def _doubling_legal(self) -> list[Action]:
-        seat = self.to_move
-        stage = self.double_stage
-        dt = ActionType
-        if stage <= DoubleStage.SECOND_DEFENDER:
-            if self.sun:
-                return [Action(seat, _PASS), Action(seat, dt.DOUBLE)]
-            return [
-                Action(seat, _PASS),
-                Action(seat, dt.DOUBLE, locked=True),
-                Action(seat, dt.DOUBLE, locked=False),
-            ]
-        if stage == DoubleStage.TRIPLE:
-            return [Action(seat, _PASS), Action(seat, dt.TRIPLE)]
-        if stage == DoubleStage.FOUR:
-            return [
-                Action(seat, _PASS),
-                Action(seat, dt.FOUR, locked=True),
-                Action(seat, dt.FOUR, locked=False),
-            ]
-        return [Action(seat, _PASS), Action(seat, dt.GAHWA)]
+        """R4: the answers open to the player asked in the doubling chain."""
+        return list(_DOUBLING_CHOICES[self.sun][self.double_stage][self.to_move])
 
     def _doubling_explain(self, atype: ActionType) -> str:
         names = {
@@ -411,34 +397,45 @@ class Hand:
         first = self.taker if self.rules.declarer_leads else (self.dealer + 1) % 4
         self.leader = first
         self.to_move = first
+        for seat in range(4):  # R6.2: anyone with a project may declare in trick 1
+            if has_project(self.start_hands[seat]):
+                self.may_declare |= 1 << seat
 
     def _declare(self, seat: int) -> None:
         self.declared[seat] = self.projects_of(seat)
+        self.may_declare &= ~(1 << seat)
 
     def _play(self, seat: int, card: int) -> None:
-        self.hands[seat] &= ~(1 << card)
-        trick = self.trick
-        trump = self.trump
-        if not trick:
-            self.best = card
-            self.winner_seat = seat
-            self.ekka = trump != NO_TRUMP and is_ekka(card, trump, self.played)
-        elif BEATS[(trump * 32 + self.best) * 32 + card]:
-            self.best = card
-            self.winner_seat = seat
-        trick.append((seat, card))
-        if self.baloot_holder == seat and card >> 3 == trump and card & 7 in (RANK_K, RANK_Q):
+        """R5: play a card; the trick goes to the highest trump, else the highest of the suit led."""
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        if bit & self.baloot_mask:
             self.baloot_shown += 1
+        trick = self.trick
+        trick.append(card)
+        if len(trick) == 1:
+            self.best = card
+            self.winner_seat = seat
+            trump = self.trump
+            # R5.2 Ekka: a non-trump lead that is the highest unplayed card of its suit.
+            self.ekka = trump != NO_TRUMP and card >> 3 != trump and not HIGHER_PLAIN[card] & ~self.played
+        elif BEATS[(self.trump * 32 + self.best) * 32 + card]:
+            self.best = card
+            self.winner_seat = seat
         if len(trick) < 4:
             self.to_move = (seat + 1) & 3
-            return
+        else:
+            self._end_trick()
+
+    def _end_trick(self) -> None:
+        trick = self.trick
         winner = self.winner_seat
         team = winner & 1
-        points = CARD_POINTS[trump]
-        pts = points[trick[0][1]] + points[trick[1][1]] + points[trick[2][1]] + points[trick[3][1]]
-        for _, c in trick:
-            self.played |= 1 << c
-        self.tricks_history.append((winner, tuple(trick)))
+        points = CARD_POINTS[self.trump]
+        c0, c1, c2, c3 = trick
+        pts = points[c0] + points[c1] + points[c2] + points[c3]
+        self.played |= (1 << c0) | (1 << c1) | (1 << c2) | (1 << c3)
+        self.tricks_history.append((self.leader, winner, (c0, c1, c2, c3)))
         self.trick = []
         self.trick_no += 1
         self.tricks_won[team] += 1
@@ -447,6 +444,8 @@ class Hand:
         self.card_points[team] += pts
         if self.trick_no == 1:
             self._compare_projects()
+        elif self.trick_no == 2:
+            self.may_declare = 0
         if self.trick_no == 8:
             self._finish_play()
             return
@@ -465,6 +464,13 @@ class Hand:
             if best_key is None or key > best_key:
                 best_key = key
                 self.project_team = seat & 1
+        # R6.2: in trick 2 only the winning team's player who did not declare may show.
+        team = self.project_team
+        self.may_declare = 0
+        if team is not None:
+            for seat in (team, team + 2):
+                if seat not in self.declared and has_project(self.start_hands[seat]):
+                    self.may_declare |= 1 << seat
 
     def winning_projects(self) -> list[tuple[int, Project]]:
         """The projects that score (R6.2): all declared by the winning team's players."""
@@ -541,3 +547,37 @@ class Hand:
             return (0, 0)
         return self.result.score
 
+
+def _doubling_choices() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...]:
+    """``[sun][stage][seat]``: the R4 answers, with locked/open for Hokum Double and Four."""
+    pass_, dbl, tpl, four, gahwa = (
+        ActionType.PASS,
+        ActionType.DOUBLE,
+        ActionType.TRIPLE,
+        ActionType.FOUR,
+        ActionType.GAHWA,
+    )
+    by_sun = []
+    for sun in (False, True):
+        stages = []
+        for stage in DoubleStage:
+            seats = []
+            for seat in range(4):
+                if stage <= DoubleStage.SECOND_DEFENDER:
+                    if sun:
+                        choice = (Action(seat, pass_), Action(seat, dbl))
+                    else:
+                        choice = (Action(seat, pass_), Action(seat, dbl, locked=True), Action(seat, dbl, locked=False))
+                elif stage == DoubleStage.TRIPLE:
+                    choice = (Action(seat, pass_), Action(seat, tpl))
+                elif stage == DoubleStage.FOUR:
+                    choice = (Action(seat, pass_), Action(seat, four, locked=True), Action(seat, four, locked=False))
+                else:
+                    choice = (Action(seat, pass_), Action(seat, gahwa))
+                seats.append(choice)
+            stages.append(tuple(seats))
+        by_sun.append(tuple(stages))
+    return tuple(by_sun)
+
+
+_DOUBLING_CHOICES: Final = _doubling_choices()

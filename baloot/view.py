@@ -75,13 +75,13 @@ def seat_view(hand: Hand, seat: int, match_score: tuple[int, int] | None = None)
     bids = actions[:n_bids]
     doubling = actions[n_bids:n_pre_play]
     tricks = tuple(
-        TrickView(cards[0][0], tuple((s, ALL_CARDS[c]) for s, c in cards), winner)
-        for winner, cards in hand.tricks_history
+        TrickView(leader, tuple(((leader + i) & 3, ALL_CARDS[c]) for i, c in enumerate(cards)), winner)
+        for leader, winner, cards in hand.tricks_history
     )
     current = None
     if hand.phase == Phase.PLAYING:
         current = TrickView(
-            hand.leader, tuple((s, ALL_CARDS[c]) for s, c in hand.trick), None
+            hand.leader, tuple(((hand.leader + i) & 3, ALL_CARDS[c]) for i, c in enumerate(hand.trick)), None
         )
     baloot = None
     if hand.baloot_holder is not None and hand.baloot_shown >= 2:
