@@ -9,6 +9,7 @@ with ``wait_for`` instead of sleeping.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import time
@@ -121,9 +122,7 @@ class FakeDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None and server.sockets
-        self.port = server.sockets[0].getsockname()[1]
+        self.port = int(self._runner.addresses[0][1])
         return self
 
     async def close(self) -> None:
@@ -153,7 +152,7 @@ class FakeDiscord:
         changed, self._changed = self._changed, asyncio.Event()
         changed.set()
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0) -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
         """Wait until ``predicate()`` is truthy (re-checked on every change); return it."""
         deadline = time.monotonic() + timeout
         while True:
@@ -164,10 +163,8 @@ class FakeDiscord:
             if remaining <= 0:
                 raise TimeoutError(f"condition not met within {timeout}s")
             changed = self._changed
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), min(remaining, 0.25))
-            except TimeoutError:
-                pass
 
     # ------------------------------------------------------------------ world building
 
@@ -193,6 +190,7 @@ class FakeDiscord:
             guild_id=guild.id,
             parent_id=thread_of.id if thread_of else None,
             position=len(guild.channels),
+            owner_id=self.bot_user.id if thread_of else None,
         )
         guild.channels[channel.id] = channel
         self.channels[channel.id] = channel

@@ -102,6 +102,7 @@ class Channel:
     parent_id: int | None = None
     position: int = 0
     recipients: list[User] = field(default_factory=list)
+    owner_id: int | None = None
 
     @property
     def is_thread(self) -> bool:
@@ -128,7 +129,7 @@ class Channel:
         if self.guild_id is not None:
             data["guild_id"] = str(self.guild_id)
         if self.is_thread:
-            data["owner_id"] = None
+            data["owner_id"] = str(self.owner_id or 0)
             data["message_count"] = 0
             data["member_count"] = 0
             data["thread_metadata"] = {

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
+from jsonschema import Draft202012Validator, validators
+from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 JSON = dict[str, Any]
@@ -112,6 +112,25 @@ def load_spec() -> ApiSchema | None:
     return _load_spec(str(spec_path()))
 
 
+def _snowflake_aware_type(validator: Any, types: Any, instance: Any, schema: JSON) -> Iterator[Any]:
+    """Discord takes snowflakes as strings or integers in requests (discord.py sends ints
+    for ``recipient_id``, ``attachments[].id``...); the spec only says string."""
+    if (
+        schema.get("format") == "snowflake"
+        and isinstance(instance, int)
+        and not isinstance(instance, bool)
+        and instance >= 0
+    ):
+        return
+    yield from _BASE_TYPE(validator, types, instance, schema)
+
+
+_BASE_TYPE = Draft202012Validator.VALIDATORS["type"]
+DiscordValidator = validators.extend(  # type: ignore[no-untyped-call]  # untyped in the stubs
+    Draft202012Validator, {"type": _snowflake_aware_type}
+)
+
+
 def _pointer(*parts: str) -> str:
     return "/".join(p.replace("~", "~0").replace("/", "~1") for p in parts)
 
@@ -121,14 +140,14 @@ class ApiSchema:
 
     def __init__(self, document: JSON) -> None:
         self.document = document
-        resource = Resource(contents=document, specification=DRAFT202012)
+        resource = DRAFT202012.create_resource(document)
         self._registry: Registry[Any] = Registry().with_resource(_SPEC_URI, resource)
-        self._validators: dict[tuple[str, str], Draft202012Validator | None] = {}
+        self._validators: dict[tuple[str, str], Any] = {}
 
     def has_operation(self, method: str, template: str) -> bool:
         return method.lower() in self.document["paths"].get(template, {})
 
-    def validator(self, method: str, template: str) -> Draft202012Validator | None:
+    def validator(self, method: str, template: str) -> Any:
         key = (method.lower(), template)
         if key not in self._validators:
             op = self.document["paths"].get(template, {}).get(key[0], {})
@@ -139,7 +158,7 @@ class ApiSchema:
                 ref = _pointer(
                     "paths", template, key[0], "requestBody", "content", "application/json", "schema"
                 )
-                self._validators[key] = Draft202012Validator(
+                self._validators[key] = DiscordValidator(
                     {"$ref": f"{_SPEC_URI}#/{ref}"}, registry=self._registry
                 )
         return self._validators[key]
@@ -267,13 +286,14 @@ def _check_component(comp: JSON, path: ErrorPath, seen: set[str], errors: FormEr
     kind = comp.get("type")
     custom_id = comp.get("custom_id")
     is_link = kind == 2 and comp.get("style") == 5
-    if kind in SELECT_TYPES or (kind == 2 and not is_link and comp.get("style") != 6):
-        if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= CUSTOM_ID_MAX:
-            errors.add(
-                (*path, "custom_id"),
-                "BASE_TYPE_BAD_LENGTH",
-                f"Must be between 1 and {CUSTOM_ID_MAX} in length.",
-            )
+    needs_id = kind in SELECT_TYPES or (kind == 2 and not is_link and comp.get("style") != 6)
+    bad_id = not isinstance(custom_id, str) or not 1 <= len(custom_id) <= CUSTOM_ID_MAX
+    if needs_id and bad_id:
+        errors.add(
+            (*path, "custom_id"),
+            "BASE_TYPE_BAD_LENGTH",
+            f"Must be between 1 and {CUSTOM_ID_MAX} in length.",
+        )
     if isinstance(custom_id, str):
         if custom_id in seen:
             errors.add((*path, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED", "Duplicate custom_id")

@@ -1,0 +1,41 @@
+"""``DiscordEnv``: the stand-in server plus the bot processes a test started."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .process import BotProcess
+from .server import FakeDiscord
+
+
+class DiscordEnv(FakeDiscord):
+    """A ``FakeDiscord`` that also starts bot processes and kills them all on close."""
+
+    def __init__(self, **kwargs: bool | int | str) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.bots: list[BotProcess] = []
+
+    async def start_bot(
+        self,
+        script: str | Path,
+        *,
+        env: dict[str, str] | None = None,
+        cwd: str | Path | None = None,
+        wait_ready: bool = True,
+        expect_commands: bool = True,
+        timeout: float = 15.0,
+        guild_ready_timeout: float | None = 0.05,
+    ) -> BotProcess:
+        """Run ``python script`` against this server and (by default) wait until it is
+        ready: its ``on_ready`` fired and it synced its application commands."""
+        bot = BotProcess(self, script, env=env, cwd=cwd, guild_ready_timeout=guild_ready_timeout)
+        self.bots.append(bot)
+        await bot.start(wait_ready=wait_ready, expect_commands=expect_commands, timeout=timeout)
+        return bot
+
+    async def close(self) -> None:
+        try:
+            for bot in self.bots:
+                await bot.close()
+        finally:
+            await super().close()

@@ -1,0 +1,482 @@
+"""REST API v10 handlers: identity, command sync, channel messages, DMs, interactions.
+
+Route templates are spelled as in Discord's OpenAPI spec, so the call log and
+the schema validation share one vocabulary.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .state import (
+    FIRST_RESPONSE_DEADLINE,
+    INTERACTION_TOKEN_TTL,
+    Attachment,
+    Channel,
+    ChannelType,
+    Interaction,
+    Message,
+    MessageFlag,
+    User,
+    iso_now,
+    snowflake,
+)
+from .validation import DiscordError, FormErrors, check_files, check_message
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+JSON = dict[str, Any]
+Files = list[tuple[str, str, bytes]]
+Handler = Any
+
+UNKNOWN_INTERACTION = DiscordError(404, 10062, "Unknown interaction")
+ALREADY_ACKNOWLEDGED = DiscordError(400, 40060, "Interaction has already been acknowledged.")
+UNKNOWN_WEBHOOK = DiscordError(404, 10015, "Unknown Webhook")
+INVALID_WEBHOOK_TOKEN = DiscordError(401, 50027, "Invalid Webhook Token")
+UNKNOWN_MESSAGE = DiscordError(404, 10008, "Unknown Message")
+UNKNOWN_CHANNEL = DiscordError(404, 10003, "Unknown Channel")
+CANNOT_DM = DiscordError(403, 50007, "Cannot send messages to this user")
+EMPTY_MESSAGE = DiscordError(400, 50006, "Cannot send an empty message")
+
+
+def _ok(data: Any, status: int = 200) -> web.Response:
+    from .server import json_response
+
+    return json_response(data, status)
+
+
+def _no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+class RestApi:
+    def __init__(self, server: FakeDiscord) -> None:
+        self.server = server
+
+    def register(self, router: web.UrlDispatcher, prefix: str) -> None:
+        webhook = "/webhooks/{webhook_id}/{webhook_token}"
+        routes: list[tuple[str, str, Handler]] = [
+            ("GET", "/users/@me", self.get_me),
+            ("GET", "/oauth2/applications/@me", self.get_application),
+            ("GET", "/applications/@me", self.get_application),
+            ("GET", "/gateway", self.get_gateway),
+            ("GET", "/gateway/bot", self.get_gateway),
+            ("GET", "/applications/{application_id}/commands", self.list_commands),
+            ("PUT", "/applications/{application_id}/commands", self.sync_commands),
+            ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self.list_commands),
+            ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self.sync_commands),
+            ("POST", "/users/@me/channels", self.create_dm),
+            ("GET", "/users/{user_id}", self.get_user),
+            ("GET", "/guilds/{guild_id}", self.get_guild),
+            ("GET", "/channels/{channel_id}", self.get_channel),
+            ("GET", "/channels/{channel_id}/messages", self.list_messages),
+            ("POST", "/channels/{channel_id}/messages", self.create_message),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self.edit_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message),
+            ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self.callback),
+            ("POST", webhook, self.followup),
+            ("GET", webhook + "/messages/@original", self.webhook_get),
+            ("PATCH", webhook + "/messages/@original", self.webhook_edit),
+            ("DELETE", webhook + "/messages/@original", self.webhook_delete),
+            ("GET", webhook + "/messages/{message_id}", self.webhook_get),
+            ("PATCH", webhook + "/messages/{message_id}", self.webhook_edit),
+            ("DELETE", webhook + "/messages/{message_id}", self.webhook_delete),
+        ]
+        for method, path, handler in routes:
+            router.add_route(method, prefix + path, handler)
+
+    # ------------------------------------------------------------------ body handling
+
+    async def read_body(self, request: web.Request) -> tuple[Any, Files]:
+        """JSON body, or multipart ``payload_json`` + ``files[n]``; validated against the spec."""
+        files: Files = []
+        body: Any = None
+        try:
+            if request.content_type == "multipart/form-data":
+                reader = await request.multipart()
+                async for part in reader:
+                    if part is None or not hasattr(part, "name"):
+                        continue
+                    name = part.name or ""
+                    if name == "payload_json":
+                        body = json.loads(await part.text())  # type: ignore[union-attr]
+                    elif name.startswith("files["):
+                        data = bytes(await part.read())  # type: ignore[union-attr]
+                        ctype = part.headers.get("Content-Type", "application/octet-stream")
+                        files.append((part.filename or "file", ctype, data))  # type: ignore[union-attr]
+            elif request.can_read_body:
+                body = json.loads(await request.text())
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise DiscordError(400, 50109, "The request body contains invalid JSON.") from exc
+        check_files(files)
+        resource = request.match_info.route.resource
+        template = (resource.canonical if resource else request.path).removeprefix("/api/v10")
+        errors = FormErrors()
+        if self.server.schema is not None and body is not None:
+            self.server.schema.check(request.method, template, body, errors)
+        if template.startswith(("/channels/", "/webhooks/")):
+            check_message(body, errors)
+        elif (
+            template.endswith("/callback")
+            and isinstance(body, dict)
+            and body.get("type") in (4, 7)
+            and isinstance(body.get("data"), dict)
+        ):
+            check_message(body["data"], errors, ("data",))
+        errors.raise_if_any()
+        return body if body is not None else {}, files
+
+    def _attachments(self, body: JSON, files: Files) -> list[Attachment]:
+        out = []
+        for filename, ctype, data in files:
+            out.append(Attachment(snowflake(), filename, ctype, data, self.server.url))
+        # discord.py names the files in ``attachments`` (id n -> files[n]); honour renames.
+        for meta in body.get("attachments") or []:
+            idx = meta.get("id")
+            if isinstance(idx, (int, str)) and str(idx).isdigit() and int(idx) < len(out):
+                out[int(idx)].filename = meta.get("filename") or out[int(idx)].filename
+        return out
+
+    def new_message(
+        self,
+        channel: Channel,
+        body: JSON,
+        files: Files,
+        *,
+        author: User | None = None,
+        ephemeral_for: int | None = None,
+        interaction: Interaction | None = None,
+        flags: int = 0,
+    ) -> Message:
+        message = Message(
+            id=snowflake(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=author or self.server.bot_user,
+            content=body.get("content") or "",
+            embeds=body.get("embeds") or [],
+            components=body.get("components") or [],
+            attachments=self._attachments(body, files),
+            flags=flags | (int(body.get("flags") or 0) & MessageFlag.EPHEMERAL),
+            ephemeral_for=ephemeral_for,
+            interaction_id=interaction.id if interaction else None,
+            webhook_id=self.server.application_id if interaction else None,
+        )
+        if not (message.flags & MessageFlag.LOADING) and not (
+            message.content or message.embeds or message.components or message.attachments
+        ):
+            raise EMPTY_MESSAGE
+        self.server.messages[message.id] = message
+        return message
+
+    def apply_edit(self, message: Message, body: JSON, files: Files) -> None:
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                setattr(message, key, body[key] if body[key] is not None else ([] if key != "content" else ""))
+        if "attachments" in body:
+            keep = {str(a.get("id")) for a in body["attachments"] or []}
+            message.attachments = [a for a in message.attachments if str(a.id) in keep]
+        message.attachments += self._attachments({}, files)
+        message.flags &= ~MessageFlag.LOADING
+        message.edited_at = iso_now()
+        message.edits += 1
+
+    # ------------------------------------------------------------------ identity
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        return _ok({**self.server.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0})
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        s = self.server
+        return _ok(
+            {
+                "id": str(s.application_id),
+                "name": s.bot_user.username,
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "owner": s.bot_user.payload(),
+                "flags": 0,
+                "team": None,
+                "summary": "",
+                "bot": s.bot_user.payload(),
+            }
+        )
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        return _ok(
+            {
+                "url": self.server.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        user = self.server.users.get(int(request.match_info["user_id"]))
+        if user is None:
+            raise DiscordError(404, 10013, "Unknown User")
+        return _ok(user.payload())
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        guild = self.server.guilds.get(int(request.match_info["guild_id"]))
+        if guild is None:
+            raise DiscordError(404, 10004, "Unknown Guild")
+        return _ok(guild.payload())
+
+    # ------------------------------------------------------------------ commands
+
+    def _check_app(self, request: web.Request) -> None:
+        if request.match_info["application_id"] != str(self.server.application_id):
+            raise DiscordError(404, 10002, "Unknown Application")
+
+    async def list_commands(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        gid = request.match_info.get("guild_id")
+        if gid is None:
+            return _ok(self.server.global_commands)
+        return _ok(self.server.guild_commands.get(int(gid), []))
+
+    async def sync_commands(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        body, _ = await self.read_body(request)
+        gid = request.match_info.get("guild_id")
+        if gid is not None and int(gid) not in self.server.guilds:
+            raise DiscordError(403, 50001, "Missing Access")
+        stored = []
+        for cmd in body:
+            entry = {
+                **cmd,
+                "id": str(snowflake()),
+                "application_id": str(self.server.application_id),
+                "version": str(snowflake()),
+                "type": cmd.get("type", 1),
+                "default_member_permissions": cmd.get("default_member_permissions"),
+                "description": cmd.get("description", ""),
+            }
+            if gid is not None:
+                entry["guild_id"] = gid
+            stored.append(entry)
+        if gid is None:
+            self.server.global_commands = stored
+        else:
+            self.server.guild_commands[int(gid)] = stored
+        self.server.command_syncs += 1
+        return _ok(stored)
+
+    # ------------------------------------------------------------------ channels and DMs
+
+    def _channel(self, request: web.Request) -> Channel:
+        channel = self.server.channels.get(int(request.match_info["channel_id"]))
+        if channel is None:
+            raise UNKNOWN_CHANNEL
+        return channel
+
+    def _message(self, request: web.Request, channel: Channel) -> Message:
+        message = self.server.messages.get(int(request.match_info["message_id"]))
+        if message is None or message.deleted or message.channel_id != channel.id:
+            raise UNKNOWN_MESSAGE
+        if message.ephemeral_for is not None:
+            raise UNKNOWN_MESSAGE  # ephemeral messages are not reachable through channels
+        return message
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        return _ok(self._channel(request).payload())
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        body, _ = await self.read_body(request)
+        user = self.server.users.get(int(body.get("recipient_id", 0)))
+        if user is None:
+            raise DiscordError(400, 50035, "Invalid Form Body", {"recipient_id": {"_errors": [
+                {"code": "USER_NOT_FOUND", "message": "Unknown user"}]}})
+        return _ok(self.server.dm_channel(user).payload())
+
+    async def list_messages(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        limit = int(request.query.get("limit", "50"))
+        found = [
+            m.payload()
+            for m in reversed(self.server.messages.values())
+            if m.channel_id == channel.id and not m.deleted and m.ephemeral_for is None
+        ]
+        return _ok(found[:limit])
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        body, files = await self.read_body(request)
+        if int(body.get("flags") or 0) & MessageFlag.EPHEMERAL:
+            raise DiscordError(400, 50035, "Invalid Form Body", {"flags": {"_errors": [
+                {"code": "MESSAGE_FLAGS_INVALID", "message": "Ephemeral needs an interaction."}]}})
+        if channel.type == ChannelType.DM and not channel.recipients[0].accepts_dms:
+            raise CANNOT_DM
+        message = self.new_message(channel, body, files)
+        await self.server.announce_message(message)
+        return _ok(message.payload())
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        return _ok(self._message(request, self._channel(request)).payload())
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        message = self._message(request, self._channel(request))
+        body, files = await self.read_body(request)
+        if message.author.id != self.server.bot_user.id:
+            raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        self.apply_edit(message, body, files)
+        await self.server.announce_message(message, edited=True)
+        return _ok(message.payload())
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        message = self._message(request, self._channel(request))
+        message.deleted = True
+        self.server.notify()
+        return _no_content()
+
+    # ------------------------------------------------------------------ interactions
+
+    async def callback(self, request: web.Request) -> web.Response:
+        server = self.server
+        inter = server.interactions.get(int(request.match_info["interaction_id"]))
+        if inter is None or inter.token != request.match_info["interaction_token"]:
+            raise UNKNOWN_INTERACTION
+        try:
+            body, files = await self.read_body(request)
+            if inter.acknowledged:
+                raise ALREADY_ACKNOWLEDGED
+            if inter.age > FIRST_RESPONSE_DEADLINE:
+                raise UNKNOWN_INTERACTION
+            response = await self._respond(inter, body, files)
+        except DiscordError as err:
+            inter.rejected.append((err.status, err.code))
+            raise
+        finally:
+            server.notify()
+        if request.query.get("with_response") in ("1", "true", "True"):
+            return _ok(response)
+        return _no_content()
+
+    async def _respond(self, inter: Interaction, body: JSON, files: Files) -> JSON:
+        kind = body.get("type")
+        data = body.get("data") or {}
+        ephemeral = bool(int(data.get("flags") or 0) & MessageFlag.EPHEMERAL)
+        eph_user = inter.user.id if ephemeral else None
+        message: Message | None = None
+        if kind in (6, 7) and inter.type != 3:
+            raise DiscordError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
+                {"code": "INTERACTION_TYPE_INVALID", "message": "Only for component interactions."}]}})
+        if kind == 4:
+            message = self.new_message(inter.channel, data, files, ephemeral_for=eph_user, interaction=inter)
+            await self.server.announce_message(message)
+        elif kind == 5:
+            message = self.new_message(
+                inter.channel, {"flags": data.get("flags")}, [],
+                ephemeral_for=eph_user, interaction=inter, flags=MessageFlag.LOADING,
+            )
+        elif kind == 6:
+            message = inter.message
+        elif kind == 7:
+            message = inter.message
+            assert message is not None
+            self.apply_edit(message, data, files)
+            await self.server.announce_message(message, edited=True)
+        elif kind == 8:
+            inter.modal = None
+        elif kind == 9:
+            inter.modal = data
+        else:
+            raise DiscordError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
+                {"code": "BASE_TYPE_CHOICES", "message": f"Value {kind!r} is not a valid callback."}]}})
+        inter.response_type = int(kind)
+        inter.original_message_id = message.id if message else None
+        payload: JSON = {
+            "interaction": {
+                "id": str(inter.id),
+                "type": inter.type,
+                "response_message_id": str(message.id) if message else None,
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(message and message.ephemeral),
+            },
+            "resource": {"type": kind},
+        }
+        if message is not None and kind in (4, 5, 7):
+            payload["resource"]["message"] = message.payload()
+        return payload
+
+    def _webhook_interaction(self, request: web.Request) -> Interaction:
+        if request.match_info["webhook_id"] != str(self.server.application_id):
+            raise UNKNOWN_WEBHOOK
+        token = request.match_info["webhook_token"]
+        inter = next((i for i in self.server.interactions.values() if i.token == token), None)
+        if inter is None:
+            raise UNKNOWN_WEBHOOK
+        if inter.age > INTERACTION_TOKEN_TTL:
+            raise INVALID_WEBHOOK_TOKEN
+        if not inter.acknowledged:
+            raise UNKNOWN_WEBHOOK
+        return inter
+
+    def _webhook_message(self, request: web.Request, inter: Interaction) -> Message:
+        mid = request.match_info.get("message_id")
+        if mid is None:  # @original
+            if inter.original_message_id is None:
+                raise UNKNOWN_MESSAGE
+            message_id = inter.original_message_id
+        else:
+            message_id = int(mid)
+            if message_id not in (inter.original_message_id, *inter.followup_ids):
+                raise UNKNOWN_MESSAGE
+        message = self.server.messages.get(message_id)
+        if message is None or message.deleted:
+            raise UNKNOWN_MESSAGE
+        return message
+
+    async def followup(self, request: web.Request) -> web.Response:
+        inter = self._webhook_interaction(request)
+        body, files = await self.read_body(request)
+        original = self.server.messages.get(inter.original_message_id or 0)
+        if inter.response_type == 5 and original is not None and original.loading and not inter.followup_ids:
+            # The first followup after a "thinking" defer replaces the loading message.
+            self.apply_edit(original, body, files)
+            message = original
+            await self.server.announce_message(message)
+        else:
+            ephemeral = bool(int(body.get("flags") or 0) & MessageFlag.EPHEMERAL)
+            message = self.new_message(
+                inter.channel, body, files,
+                ephemeral_for=inter.user.id if ephemeral else None, interaction=inter,
+            )
+            await self.server.announce_message(message)
+        inter.followup_ids.append(message.id)
+        self.server.notify()
+        if request.query.get("wait") in ("1", "true", "True"):
+            return _ok(message.payload())
+        return _no_content()
+
+    async def webhook_get(self, request: web.Request) -> web.Response:
+        inter = self._webhook_interaction(request)
+        return _ok(self._webhook_message(request, inter).payload())
+
+    async def webhook_edit(self, request: web.Request) -> web.Response:
+        inter = self._webhook_interaction(request)
+        message = self._webhook_message(request, inter)
+        body, files = await self.read_body(request)
+        self.apply_edit(message, body, files)
+        await self.server.announce_message(message, edited=True)
+        return _ok(message.payload())
+
+    async def webhook_delete(self, request: web.Request) -> web.Response:
+        inter = self._webhook_interaction(request)
+        self._webhook_message(request, inter).deleted = True
+        self.server.notify()
+        return _no_content()
