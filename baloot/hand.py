@@ -20,14 +20,16 @@ from .cards import (
     CARD_POINTS,
     FULL_DECK,
     HIGHER_PLAIN,
+    HIGHER_TRUMP,
     NO_TRUMP,
     RANK_K,
     RANK_Q,
+    SUIT_MASK,
     SUITS,
     Card,
 )
 from .errors import GameOverError, IllegalActionError, NotationError, NotYourTurnError
-from .play import follow_mask, lead_mask, refusal
+from .play import lead_mask, refusal
 from .projects import Project, best_projects, has_project
 from .rules import Rules
 from .scoring import GAHWA, HandScore, score_hand
@@ -159,39 +161,54 @@ class Hand:
         return legal
 
     def _compute_legal(self) -> list[Action]:
-        if self.phase is _PLAYING:
-            seat = self.to_move
-            hand = self.hands[seat]
-            trick = self.trick
-            if trick:
-                mask = follow_mask(
-                    hand,
-                    self.trump,
-                    trick[0],
-                    self.best,
-                    (self.winner_seat - seat) & 1 == 0,
-                    len(trick),
-                    self.ekka,
-                )
-            elif self.locked:
-                mask = lead_mask(hand, self.trump, True)
+        if self.phase is not _PLAYING:
+            if self.phase is _BIDDING:
+                return self.bidding.legal()
+            if self.phase is _DOUBLING:
+                return self._doubling_legal()
+            return []
+        seat = self.to_move
+        hand = self.hands[seat]
+        trick = self.trick
+        trump = self.trump
+        if not trick:
+            # R5.2: in a locked hand no trump lead unless only trumps remain.
+            mask = lead_mask(hand, trump, True) if self.locked else hand
+        else:
+            # R5.1 / R5.2, inlined from play.follow_mask for speed (same logic, tested against it).
+            led_suit = trick[0] >> 3
+            suited = hand & SUIT_MASK[led_suit]
+            if trump == NO_TRUMP:
+                mask = suited or hand
+            elif led_suit == trump:
+                if not suited:
+                    mask = hand
+                elif (self.winner_seat - seat) & 1 == 0:
+                    mask = suited
+                else:
+                    mask = (suited & HIGHER_TRUMP[self.best]) or suited
+            elif suited:
+                mask = suited
             else:
-                mask = hand
-            t = PLAYS_BY_SUIT_BYTE[seat]
-            acts = [
-                *t[0][mask & 255],
-                *t[1][(mask >> 8) & 255],
-                *t[2][(mask >> 16) & 255],
-                *t[3][mask >> 24],
-            ]
-            if self.may_declare >> seat & 1:
-                acts.append(DECLARE_ACTIONS[seat])
-            return acts
-        if self.phase is _BIDDING:
-            return self.bidding.legal()
-        if self.phase is _DOUBLING:
-            return self._doubling_legal()
-        return []
+                trumps = hand & SUIT_MASK[trump]
+                if not trumps:
+                    mask = hand
+                elif (self.winner_seat - seat) & 1 == 0:
+                    mask = hand if (len(trick) == 3 or self.ekka) else trumps
+                elif self.best >> 3 != trump:
+                    mask = trumps
+                else:
+                    mask = (trumps & HIGHER_TRUMP[self.best]) or hand
+        t = PLAYS_BY_SUIT_BYTE[seat]
+        acts = [
+            *t[0][mask & 255],
+            *t[1][(mask >> 8) & 255],
+            *t[2][(mask >> 16) & 255],
+            *t[3][mask >> 24],
+        ]
+        if self.may_declare >> seat & 1:
+            acts.append(DECLARE_ACTIONS[seat])
+        return acts
 
     def projects_of(self, seat: int) -> tuple[Project, ...]:
         """R6.1: the seat's projects on the hand held when play began."""
@@ -563,6 +580,7 @@ def _doubling_choices() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...
         for stage in DoubleStage:
             seats = []
             for seat in range(4):
+                choice: tuple[Action, ...]
                 if stage <= DoubleStage.SECOND_DEFENDER:
                     if sun:
                         choice = (Action(seat, pass_), Action(seat, dbl))
