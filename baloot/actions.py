@@ -150,7 +150,9 @@ PLAY_ACTIONS: Final = tuple(
 """``PLAY_ACTIONS[seat][card_index]``: the interned play actions."""
 
 
-SIMPLE_ACTIONS: Final[tuple[dict[ActionType, Action], ...]] = tuple({t: Action(seat, t) for t in ActionType if t is not ActionType.PLAY} for seat in range(4))
+SIMPLE_ACTIONS: Final[tuple[dict[ActionType, Action], ...]] = tuple(
+    {t: Action(seat, t) for t in ActionType if t is not ActionType.PLAY} for seat in range(4)
+)
 """``SIMPLE_ACTIONS[seat][type]``: interned actions with no card, lock or suit."""
 
 DECLARE_ACTIONS: Final = tuple(Action(seat, ActionType.DECLARE) for seat in range(4))
