@@ -1,0 +1,83 @@
+"""Settings of the bot, read from the environment (and ``.env``); see ``.env.example``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import BalootError
+
+
+class ConfigError(BalootError):
+    """A missing or malformed setting; the message names it (never its value)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Typed settings; the token is never printed (``repr`` hides it)."""
+
+    token: str
+    database_path: Path
+    dev_guild_id: int | None
+    default_language: str
+    turn_seconds: int
+    bot_delay_seconds: float
+    ai_workers: int
+    log_level: str
+
+    def __repr__(self) -> str:
+        return (
+            f"Settings(token=<hidden>, database_path={str(self.database_path)!r}, "
+            f"dev_guild_id={self.dev_guild_id}, default_language={self.default_language!r}, "
+            f"turn_seconds={self.turn_seconds}, bot_delay_seconds={self.bot_delay_seconds}, "
+            f"ai_workers={self.ai_workers}, log_level={self.log_level!r})"
+        )
+
+
+def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number") from None
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be between {low} and {high}")
+    return value
+
+
+def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Settings:
+    """Read the settings from ``env`` (default: the process environment)."""
+    env = os.environ if env is None else env
+    token = env.get("DISCORD_TOKEN", "").strip()
+    if require_token and not token:
+        raise ConfigError("DISCORD_TOKEN is not set: copy .env.example to .env and put your bot token in it")
+    guild = env.get("DEV_GUILD_ID", "").strip()
+    if guild and not guild.isdigit():
+        raise ConfigError("DEV_GUILD_ID must be a server id (digits)")
+    language = env.get("DEFAULT_LANGUAGE", "en").strip() or "en"
+    if language not in ("en", "ar"):
+        raise ConfigError("DEFAULT_LANGUAGE must be 'en' or 'ar'")
+    delay_raw = env.get("BOT_DELAY_SECONDS", "").strip()
+    try:
+        delay = float(delay_raw) if delay_raw else 1.0
+    except ValueError:
+        raise ConfigError("BOT_DELAY_SECONDS must be a number") from None
+    if not 0 <= delay <= 30:
+        raise ConfigError("BOT_DELAY_SECONDS must be between 0 and 30")
+    level = (env.get("LOG_LEVEL", "INFO").strip() or "INFO").upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise ConfigError("LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR")
+    return Settings(
+        token=token,
+        database_path=Path(env.get("DATABASE_PATH", "").strip() or "data/baloot.db"),
+        dev_guild_id=int(guild) if guild else None,
+        default_language=language,
+        turn_seconds=_int(env, "TURN_SECONDS", 60, 5, 600),
+        bot_delay_seconds=delay,
+        ai_workers=_int(env, "AI_WORKERS", 1, 0, 16),
+        log_level=level,
+    )
