@@ -57,7 +57,7 @@ def match_from_record(record: object) -> Match:
             hand = match.deal(deck)
         except BalootError as exc:
             raise RecordError(f"bad deck: {exc}", h) from None
-        actions = hand_obj.get("actions", [])
+        actions = hand_obj.get("actions")
         if not isinstance(actions, list):
             raise RecordError("'actions' must be a list", h)
         for a, action_obj in enumerate(actions):
