@@ -77,6 +77,14 @@ class Bidding:
         self.trump: int | None = None
         self.taker: int | None = None
 
+    def clone(self) -> Bidding:
+        """An independent copy."""
+        new = object.__new__(Bidding)
+        for name in Bidding.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.queue = self.queue.copy()
+        return new
+
     def position(self, seat: int) -> int:
         """0 for p1 .. 3 for p4 (R1)."""
         return (seat - self.dealer - 1) % 4

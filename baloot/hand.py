@@ -137,6 +137,20 @@ class Hand:
         self.play_start: int | None = None  # actions[play_start:] are declarations and plays
         self._legal: list[Action] | None = None
 
+    def clone(self) -> Hand:
+        """An independent copy of this state (for search: apply actions to the copy)."""
+        new = object.__new__(Hand)
+        new.__dict__.update(self.__dict__)
+        new.actions = self.actions.copy()
+        new.hands = self.hands.copy()
+        new.trick = self.trick.copy()
+        new.tricks_history = self.tricks_history.copy()
+        new.card_points = self.card_points.copy()
+        new.tricks_won = self.tricks_won.copy()
+        new.declared = self.declared.copy()
+        new.bidding = self.bidding.clone()
+        return new
+
     # -- queries ---------------------------------------------------------------
     def position(self, seat: int) -> int:
         """0 for p1 .. 3 for p4 (R1)."""
