@@ -1,0 +1,56 @@
+"""The easy level: follows the rules and plays safe cards.
+
+Bids only with plain strength (R3, never Ashkal, no round two, never
+doubles, R4), declares its projects (R6.2), and in play (R5) wins a trick only
+when it plays last and can, otherwise plays its cheapest legal card.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..actions import PLAY_ACTIONS, Action
+from ..cards import BEATS, CARD_POINTS, NO_TRUMP
+from ..hand import Phase
+from ..view import SeatView
+from .bidding_policy import EASY_STYLE, choose_bid, choose_double
+from .view_position import declare_action, legal_card_mask
+
+
+class EasyPlayer:
+    """Simple, safe play; random only to break ties between equally cheap cards."""
+
+    name = "easy"
+
+    def choose(self, view: SeatView, rng: random.Random) -> Action:
+        legal = view.legal
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action (not its turn)")
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == Phase.BIDDING:
+            return choose_bid(view, EASY_STYLE)
+        if view.phase == Phase.DOUBLING:
+            return choose_double(view, EASY_STYLE)
+        declare = declare_action(view)
+        if declare is not None:
+            return declare
+        trump = NO_TRUMP if view.trump is None else view.trump
+        points = CARD_POINTS[trump]
+        mask = legal_card_mask(legal)
+        cards = [c for c in range(32) if mask >> c & 1]
+        trick = view.current_trick.cards if view.current_trick is not None else ()
+        if len(trick) == 3:  # last to play: take the trick cheaply if it is the opponents'
+            best, winner = trick[0][1].index, trick[0][0]
+            for seat, card in trick[1:]:
+                if BEATS[(trump * 32 + best) * 32 + card.index]:
+                    best, winner = card.index, seat
+            if winner != view.seat ^ 2:
+                winners = [c for c in cards if BEATS[(trump * 32 + best) * 32 + c]]
+                if winners:
+                    return PLAY_ACTIONS[view.seat][min(winners, key=lambda c: (c >> 3 == trump, -points[c]))]
+            else:
+                return PLAY_ACTIONS[view.seat][max(cards, key=lambda c: (c >> 3 != trump, points[c]))]
+        low = min(points[c] + (20 if c >> 3 == trump else 0) for c in cards)
+        cheap = [c for c in cards if points[c] + (20 if c >> 3 == trump else 0) == low]
+        return PLAY_ACTIONS[view.seat][cheap[rng.randrange(len(cheap))]]

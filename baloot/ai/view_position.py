@@ -1,0 +1,53 @@
+"""Turning a :class:`~baloot.view.SeatView` in the play phase into a
+:class:`~baloot.ai.card_play.PlayPosition` (from the seat's knowledge only)."""
+
+from __future__ import annotations
+
+from ..actions import Action, ActionType
+from ..cards import BEATS, NO_TRUMP
+from ..view import SeatView
+from .card_play import PlayPosition
+from .knowledge import Knowledge, infer
+
+
+def legal_card_mask(legal: tuple[Action, ...]) -> int:
+    """The cards of the play actions among ``legal``."""
+    mask = 0
+    for action in legal:
+        if action.type is ActionType.PLAY and action.card is not None:
+            mask |= action.card.bit
+    return mask
+
+
+def position_from_view(view: SeatView, knowledge: Knowledge | None = None) -> PlayPosition:
+    """The play position seen by ``view.seat`` (R5), with its deductions about other hands."""
+    k = knowledge if knowledge is not None else infer(view)
+    trump = NO_TRUMP if view.trump is None else view.trump
+    trick: list[tuple[int, int]] = []
+    best = winner = 0
+    if view.current_trick is not None:
+        for seat, card in view.current_trick.cards:
+            c = card.index
+            if not trick or BEATS[(trump * 32 + best) * 32 + c]:
+                best, winner = c, seat
+            trick.append((seat, c))
+    taker = view.taker if view.taker is not None else 0
+    return PlayPosition(
+        seat=view.seat,
+        trump=trump,
+        legal=legal_card_mask(view.legal),
+        trick=trick,
+        best=best,
+        winner=winner,
+        gone=k.gone,
+        allowed=k.allowed,
+        declarers=taker & 1,
+    )
+
+
+def declare_action(view: SeatView) -> Action | None:
+    """The declare action when it is legal (R6.2): the AI always declares its projects."""
+    for action in view.legal:
+        if action.type is ActionType.DECLARE:
+            return action
+    return None

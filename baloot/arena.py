@@ -1,0 +1,231 @@
+"""``python -m baloot arena``: AI teams against each other on duplicate deals (issue 5).
+
+Every deal is played twice with the same deck and dealer, team A holding
+seats 0 and 2 the first time and seats 1 and 3 the second (the teams are
+swapped, the cards stay). A deal pair is won by A when A's score difference
+(A minus B, R7 hand scores) summed over both plays is positive; ties count
+half in the win rate. A Gahwa won (R4, R7) counts as the match target.
+
+With ``--matches`` whole matches (R8) are played instead: match pair ``k``
+deals the same sequence of decks in both plays, and A wins a pair when it wins
+more of the two matches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from .ai import LEVELS, Player, make_player
+from .hand import Hand, Phase
+from .match import Match, shuffled_deck
+from .rules import Rules
+from .view import seat_view
+
+
+@dataclass
+class Tally:
+    """Outcomes of deal (or match) pairs, score differences per hand, and decision times."""
+
+    pair_diffs: list[int] = field(default_factory=list)  # A minus B over both plays of a pair
+    pair_results: list[float] = field(default_factory=list)  # 1 win, 0.5 tie, 0 loss for A
+    hand_diffs: list[int] = field(default_factory=list)  # A minus B, one entry per hand played
+    times: dict[str, list[float]] = field(default_factory=dict)  # seconds per decision, by level
+
+    def merge(self, other: Tally) -> None:
+        self.pair_diffs += other.pair_diffs
+        self.pair_results += other.pair_results
+        self.hand_diffs += other.hand_diffs
+        for level, times in other.times.items():
+            self.times.setdefault(level, []).extend(times)
+
+
+class Table:
+    """Four AI seats: ``team_a`` sits at seats ``a_team`` (0 = seats 0 and 2)."""
+
+    def __init__(self, a: Player, b: Player, a_team: int, tally: Tally, seed: int) -> None:
+        self.seats = [a if s & 1 == a_team else b for s in range(4)]
+        self.rngs = [random.Random(seed * 4 + s) for s in range(4)]
+        self.tally = tally
+
+    def play_hand(self, hand: Hand, match_score: tuple[int, int], match: Match | None = None) -> None:
+        """Play ``hand`` (of ``match``, if given) to its end, timing each decision."""
+        apply = hand.apply if match is None else match.apply
+        times = self.tally.times
+        perf = time.perf_counter
+        while hand.phase != Phase.FINISHED:
+            seat = hand.to_move
+            player = self.seats[seat]
+            view = seat_view(hand, seat, match_score)
+            start = perf()
+            action = player.choose(view, self.rngs[seat])
+            elapsed = perf() - start
+            times.setdefault(player.name, []).append(elapsed)
+            apply(action)  # raises IllegalActionError on an illegal choice
+
+
+def hand_value(hand: Hand, team: int, rules: Rules) -> int:
+    """``team``'s score minus the other's for a finished hand (R7); a Gahwa counts the target."""
+    result = hand.result
+    if result is None:
+        return 0
+    if result.gahwa_winner is not None:
+        return rules.target if result.gahwa_winner == team else -rules.target
+    return result.score[team] - result.score[1 - team]
+
+
+def play_deal_pairs(a_level: str, b_level: str, first: int, count: int, seed: int, budget_ms: float | None) -> Tally:
+    """Deal pairs ``first .. first+count-1``: each deck played with A at team 0, then at team 1."""
+    a, b = make_player(a_level, budget_ms), make_player(b_level, budget_ms)
+    rules = Rules()
+    tally = Tally()
+    for i in range(first, first + count):
+        deck = shuffled_deck(random.Random(f"{seed}:{i}"))
+        dealer = i % 4
+        pair = 0
+        for a_team in (0, 1):
+            hand = Hand(dealer, deck, rules, (0, 0))
+            Table(a, b, a_team, tally, seed * 1_000_003 + i).play_hand(hand, (0, 0))
+            value = hand_value(hand, a_team, rules)
+            tally.hand_diffs.append(value)
+            pair += value
+        tally.pair_diffs.append(pair)
+        tally.pair_results.append(1.0 if pair > 0 else 0.5 if pair == 0 else 0.0)
+    return tally
+
+
+def play_match_pairs(a_level: str, b_level: str, first: int, count: int, seed: int, budget_ms: float | None) -> Tally:
+    """Match pairs: the same sequence of decks, A at team 0 then at team 1 (R8)."""
+    a, b = make_player(a_level, budget_ms), make_player(b_level, budget_ms)
+    rules = Rules()
+    tally = Tally()
+    for i in range(first, first + count):
+        outcome = 0
+        diff = 0
+        for a_team in (0, 1):
+            deck_rng = random.Random(f"{seed}:match:{i}")
+            match = Match(rules, first_dealer=i % 4)
+            table = Table(a, b, a_team, tally, seed * 1_000_003 + i)
+            while not match.finished:
+                score = (match.score[0], match.score[1])
+                hand = match.deal(shuffled_deck(deck_rng))
+                table.play_hand(hand, score, match)
+                tally.hand_diffs.append(hand_value(hand, a_team, rules))
+            outcome += 1 if match.winner == a_team else -1
+            diff += match.score[a_team] - match.score[1 - a_team]
+        tally.pair_diffs.append(diff)
+        tally.pair_results.append(1.0 if outcome > 0 else 0.5 if outcome == 0 else 0.0)
+    return tally
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% confidence interval (normal approximation)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0
+    mean = sum(values) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[index]
+
+
+def report(tally: Tally, args: argparse.Namespace, elapsed: float) -> str:
+    """The arena's printout."""
+    unit = "match" if args.matches else "deal"
+    n = len(tally.pair_results)
+    wins = sum(1 for r in tally.pair_results if r == 1.0)
+    ties = sum(1 for r in tally.pair_results if r == 0.5)
+    losses = n - wins - ties
+    rate, rate_ci = mean_ci(tally.pair_results)
+    decided = [r for r in tally.pair_results if r != 0.5]
+    dec_rate, dec_ci = mean_ci(decided)
+    diff, diff_ci = mean_ci(tally.hand_diffs)
+    lines = [
+        f"arena: A={args.a} vs B={args.b}, {n} duplicate {unit} pairs "
+        f"({len(tally.hand_diffs)} hands), seed {args.seed}"
+        + (f", hard budget {args.budget_ms} ms" if args.budget_ms is not None else "")
+        + f", {elapsed:.0f} s",
+        f"A won {wins}, tied {ties}, lost {losses} {unit} pairs",
+        f"A win rate (ties half): {100 * rate:.1f}% (95% CI {100 * (rate - rate_ci):.1f}% .. "
+        f"{100 * (rate + rate_ci):.1f}%)",
+        (
+            f"A win rate (ties left out): {100 * dec_rate:.1f}% (95% CI {100 * (dec_rate - dec_ci):.1f}% .. "
+            f"{100 * (dec_rate + dec_ci):.1f}%)"
+            if decided
+            else "A win rate (ties left out): no decided pairs"
+        ),
+        f"mean hand score difference A-B: {diff:+.2f} per hand (95% CI {diff - diff_ci:+.2f} .. {diff + diff_ci:+.2f})",
+        "decision time per level (ms):",
+    ]
+    for level, times in sorted(tally.times.items()):
+        ms = [t * 1000 for t in times]
+        lines.append(
+            f"  {level:7s} n={len(ms):7d}  mean {sum(ms) / len(ms):7.2f}  p95 {percentile(ms, 0.95):7.2f}  "
+            f"max {max(ms):7.2f}"
+        )
+    return "\n".join(lines)
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m baloot arena", description=__doc__.split("\n\n")[0])
+    parser.add_argument("levels", nargs="*", metavar="LEVEL", help="team A's and team B's levels (or use --a/--b)")
+    parser.add_argument("--a", default="normal", choices=LEVELS, help="team A's level")
+    parser.add_argument("--b", default="easy", choices=LEVELS, help="team B's level")
+    parser.add_argument("--hands", type=int, default=1000, help="number of duplicate deal pairs")
+    parser.add_argument("--matches", type=int, default=0, help="play this many duplicate match pairs instead")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budget-ms", type=float, default=None, help="hard's time budget per decision")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1: one core)")
+    if argv and argv[0] == "--":
+        argv = argv[1:]
+    args = parser.parse_args(argv)
+    if len(args.levels) > 2 or any(level not in LEVELS for level in args.levels):
+        parser.error(f"levels are two of: {', '.join(LEVELS)}")
+    if args.levels:
+        args.a = args.levels[0]
+        args.b = args.levels[1] if len(args.levels) == 2 else args.b
+    return args
+
+
+def main(argv: list[str]) -> int:
+    """Run the arena and print the figures; returns the exit code."""
+    args = parse(argv)
+    count = args.matches or args.hands
+    if count < 1 or args.jobs < 1:
+        print("arena: --hands/--matches and --jobs must be positive")
+        return 2
+    work = play_match_pairs if args.matches else play_deal_pairs
+    start = time.perf_counter()
+    tally = Tally()
+    if args.jobs == 1:
+        tally = work(args.a, args.b, 0, count, args.seed, args.budget_ms)
+    else:
+        size = math.ceil(count / args.jobs)
+        chunks = [(i, min(size, count - i)) for i in range(0, count, size)]
+        with ProcessPoolExecutor(args.jobs) as pool:
+            futures = [pool.submit(work, args.a, args.b, f, c, args.seed, args.budget_ms) for f, c in chunks]
+            for future in futures:
+                tally.merge(future.result())
+    print(report(tally, args, time.perf_counter() - start))
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))
