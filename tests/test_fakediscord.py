@@ -27,7 +27,7 @@ class World:
 async def world(discord_env: DiscordEnv) -> World:
     guild = discord_env.create_guild("Diwaniya", locale="ar")
     general = discord_env.create_channel(guild, "general")
-    discord_env.create_channel(guild, "hands-thread", thread_of=general)
+    discord_env.create_channel(guild, "hands", thread_of=general)
     alice = discord_env.create_user("alice", locale="ar").join(guild)
     bob = discord_env.create_user("bob", locale="en-US").join(guild, admin=True)
     carol = discord_env.create_user("carol", accepts_dms=False).join(guild)
@@ -77,6 +77,10 @@ async def test_slash_checks_options_against_synced_command(world: World) -> None
 async def test_top_level_command_and_locales(world: World) -> None:
     result = await world.alice.slash("ping", text="hi")
     assert result.message is not None and result.message.content == "pong hi"
+    thread = next(c for c in world.guild.channels.values() if c.name == "hands")
+    in_thread = await world.bob.slash("ping", channel=thread, text="thread")
+    assert in_thread.message is not None and in_thread.message.channel_id == thread.id
+    assert [m.content for m in world.alice.messages(thread)] == ["pong thread"]
     who = await world.alice.slash("whoami")
     assert who.message is not None
     assert who.message.content == "locale=ar guild_locale=ar admin=False"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .gateway import PRIVILEGED_INTENTS
 from .process import BotProcess
 from .server import FakeDiscord
 
@@ -11,8 +12,16 @@ from .server import FakeDiscord
 class DiscordEnv(FakeDiscord):
     """A ``FakeDiscord`` that also starts bot processes and kills them all on close."""
 
-    def __init__(self, **kwargs: bool | int | str) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(
+        self,
+        *,
+        validate_schema: bool = True,
+        granted_intents: int = PRIVILEGED_INTENTS,
+        bot_name: str = "TestBot",
+    ) -> None:
+        super().__init__(
+            validate_schema=validate_schema, granted_intents=granted_intents, bot_name=bot_name
+        )
         self.bots: list[BotProcess] = []
 
     async def start_bot(

@@ -24,7 +24,7 @@ from .state import (
     iso_now,
     snowflake,
 )
-from .validation import DiscordError, FormErrors, check_files, check_message
+from .validation import DiscordError, FormErrors, check_commands, check_files, check_message
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -121,6 +121,8 @@ class RestApi:
             self.server.schema.check(request.method, template, body, errors)
         if template.startswith(("/channels/", "/webhooks/")):
             check_message(body, errors)
+        elif template.endswith("/commands") and request.method == "PUT":
+            check_commands(body, errors)
         elif (
             template.endswith("/callback")
             and isinstance(body, dict)

@@ -290,7 +290,8 @@ class FakeDiscord:
         kind = self._token_kind(request)
         route = f"{request.method} {template}"
         try:
-            if kind == "bot" and request.headers["Authorization"] != f"Bot {self.token}":
+            bad_token = kind == "bot" and request.headers["Authorization"] != f"Bot {self.token}"
+            if kind == "none" or bad_token:
                 raise DiscordError(401, 0, "401: Unauthorized")
             rule = self.rate_limits.get(route)
             if rule is not None and rule.remaining > 0:

@@ -15,6 +15,7 @@ import copy
 import functools
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -323,6 +324,40 @@ def check_message(body: Any, errors: FormErrors, prefix: ErrorPath = ()) -> None
     _too_long(errors, (*prefix, "content"), body.get("content"), CONTENT_MAX)
     check_embeds(body.get("embeds"), errors, prefix)
     check_components(body.get("components"), errors, prefix)
+
+
+COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+COMMANDS_MAX = 100
+
+
+def check_commands(commands: Any, errors: FormErrors) -> None:
+    """Bulk command sync: chat-input names are lowercase ``[-_\\w]{1,32}``, descriptions
+    1-100, at most 25 options and 25 choices (rules the schema leaves out)."""
+    if not isinstance(commands, list):
+        return
+    if len(commands) > COMMANDS_MAX:
+        errors.add((), "BASE_TYPE_MAX_LENGTH", f"Must be {COMMANDS_MAX} or fewer in length.")
+    for i, cmd in enumerate(commands):
+        if isinstance(cmd, dict) and cmd.get("type", 1) == 1:
+            _check_command_like(cmd, (i,), errors)
+
+
+def _check_command_like(cmd: JSON, path: ErrorPath, errors: FormErrors) -> None:
+    name = cmd.get("name")
+    if not isinstance(name, str) or not COMMAND_NAME.match(name) or name != name.lower():
+        errors.add((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+    desc = cmd.get("description")
+    if not isinstance(desc, str) or not 1 <= len(desc) <= 100:
+        errors.add((*path, "description"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+    options = cmd.get("options") or []
+    if len(options) > 25:
+        errors.add((*path, "options"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+    for j, opt in enumerate(options):
+        if not isinstance(opt, dict):
+            continue
+        _check_command_like(opt, (*path, "options", j), errors)
+        if len(opt.get("choices") or []) > 25:
+            errors.add((*path, "options", j, "choices"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer.")
 
 
 def check_files(files: list[tuple[str, str, bytes]]) -> None:

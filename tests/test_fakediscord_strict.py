@@ -1,0 +1,246 @@
+"""The stand-in is strict like Discord: schema, limits, deadlines, DMs, 429s, counting."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from fakediscord import Channel, DiscordEnv, FakeDiscord, Person
+from fakediscord.validation import _load_spec, iter_error_codes, load_spec
+
+EXAMPLE_BOT = Path(__file__).parent / "fakediscord" / "example_bot.py"
+
+
+async def call(
+    server: FakeDiscord, method: str, path: str, body: Any = None, *, auth: bool = True
+) -> tuple[int, Any, aiohttp.ClientResponse]:
+    """One REST request as the bot (or without a token), answer decoded."""
+    headers = {"Authorization": f"Bot {server.token}"} if auth else {}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(method, server.api_url + path, json=body, headers=headers) as resp,
+    ):
+        data = await resp.json(content_type=None) if resp.status != 204 else None
+        return resp.status, data, resp
+
+
+@pytest.fixture
+async def channel(discord_env: DiscordEnv) -> Channel:
+    guild = discord_env.create_guild()
+    return discord_env.create_channel(guild, "general")
+
+
+def button(custom_id: str, label: str = "ok") -> dict[str, Any]:
+    return {"type": 2, "style": 1, "label": label, "custom_id": custom_id}
+
+
+def row(*components: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 1, "components": list(components)}
+
+
+def select(custom_id: str, n_options: int) -> dict[str, Any]:
+    options = [{"label": f"o{i}", "value": f"v{i}"} for i in range(n_options)]
+    return {"type": 3, "custom_id": custom_id, "options": options}
+
+
+BROKEN_BODIES: dict[str, tuple[dict[str, Any], str]] = {
+    "content over 2000": ({"content": "x" * 2001}, "BASE_TYPE_MAX_LENGTH"),
+    "11 embeds": ({"embeds": [{"title": "t"}] * 11}, "BASE_TYPE_MAX_LENGTH"),
+    "embed title over 256": ({"embeds": [{"title": "t" * 257}]}, "BASE_TYPE_MAX_LENGTH"),
+    "embeds over 6000 in total": (
+        {"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]},
+        "MAX_EMBED_SIZE_EXCEEDED",
+    ),
+    "field value over 1024": (
+        {"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]},
+        "BASE_TYPE_MAX_LENGTH",
+    ),
+    "6 action rows": (
+        {"components": [row(button(f"b{i}")) for i in range(6)]},
+        "BASE_TYPE_MAX_LENGTH",
+    ),
+    "6 buttons in a row": (
+        {"components": [row(*(button(f"b{i}") for i in range(6)))]},
+        "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+    ),
+    "select beside a button": (
+        {"components": [row(select("s", 2), button("b"))]},
+        "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+    ),
+    "duplicate custom_id": (
+        {"components": [row(button("same")), row(button("same"))]},
+        "COMPONENT_CUSTOM_ID_DUPLICATED",
+    ),
+    "custom_id over 100": ({"components": [row(button("c" * 101))]}, "BASE_TYPE_BAD_LENGTH"),
+    "empty custom_id": ({"components": [row(button(""))]}, "BASE_TYPE_BAD_LENGTH"),
+    "label over 80": ({"components": [row(button("b", "l" * 81))]}, "BASE_TYPE_MAX_LENGTH"),
+    "26 select options": ({"components": [row(select("s", 26))]}, "BASE_TYPE_BAD_LENGTH"),
+}
+
+
+@pytest.mark.parametrize("case", BROKEN_BODIES)
+async def test_limits_rejected_with_50035(discord_env: DiscordEnv, channel: Channel, case: str) -> None:
+    body, code = BROKEN_BODIES[case]
+    status, data, resp = await call(discord_env, "POST", f"/channels/{channel.id}/messages", body)
+    assert status == 400
+    assert resp.headers["Content-Type"] == "application/json"
+    assert data["code"] == 50035
+    assert code in set(iter_error_codes(data["errors"]))
+    assert discord_env.messages == {}
+    assert discord_env.calls.count("POST /channels/{channel_id}/messages", kind="bot", status=400) == 1
+
+
+async def test_limits_at_the_edge_are_accepted(discord_env: DiscordEnv, channel: Channel) -> None:
+    body = {
+        "content": "x" * 2000,
+        "embeds": [{"description": "d" * 4000}, {"description": "d" * 2000}],
+        "components": [row(*(button(f"b{r}{i}") for i in range(5))) for r in range(4)]
+        + [row(select("s", 25))],
+    }
+    status, data, resp = await call(discord_env, "POST", f"/channels/{channel.id}/messages", body)
+    assert status == 200, data
+    assert resp.headers["Content-Type"] == "application/json"
+    assert discord_env.messages[int(data["id"])].content == "x" * 2000
+
+
+async def test_schema_violations_rejected(discord_env: DiscordEnv, channel: Channel) -> None:
+    assert discord_env.schema is not None, "openapi.json should be found (or DISCORD_API_SPEC)"
+    status, data, _ = await call(
+        discord_env, "POST", f"/channels/{channel.id}/messages", {"content": "hi", "tts": "yes"}
+    )
+    assert (status, data["code"]) == (400, 50035)
+    assert "tts" in data["errors"]
+    status, data, _ = await call(
+        discord_env, "PUT", f"/applications/{discord_env.application_id}/commands",
+        [{"name": "Bad Name!", "description": "d", "type": 1}],
+    )
+    assert (status, data["code"]) == (400, 50035)
+    assert "APPLICATION_COMMAND_INVALID_NAME" in set(iter_error_codes(data["errors"]))
+    assert discord_env.global_commands == []
+
+
+async def test_limits_still_enforced_without_spec(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("DISCORD_API_SPEC", str(tmp_path / "missing.json"))
+    assert load_spec() is None
+    async with FakeDiscord() as server:
+        assert server.schema is None
+        ch = server.create_channel(server.create_guild(), "general")
+        status, data, _ = await call(server, "POST", f"/channels/{ch.id}/messages", {"content": "x" * 2001})
+        assert (status, data["code"]) == (400, 50035)
+    _load_spec.cache_clear()
+
+
+async def test_bad_token_and_empty_message(discord_env: DiscordEnv, channel: Channel) -> None:
+    status, data, _ = await call(discord_env, "GET", "/users/@me", auth=False)
+    assert (status, data["code"]) == (401, 0)
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(discord_env.api_url + "/users/@me", headers={"Authorization": "Bot wrong"}) as r,
+    ):
+        assert r.status == 401
+    status, data, _ = await call(discord_env, "POST", f"/channels/{channel.id}/messages", {})
+    assert (status, data["code"]) == (400, 50006)
+
+
+async def test_closed_dms_answer_403_50007(discord_env: DiscordEnv) -> None:
+    carol = discord_env.create_user("carol", accepts_dms=False)
+    status, dm, _ = await call(discord_env, "POST", "/users/@me/channels", {"recipient_id": str(carol.id)})
+    assert status == 200 and dm["type"] == 1
+    status, data, _ = await call(discord_env, "POST", f"/channels/{dm['id']}/messages", {"content": "hi"})
+    assert (status, data["code"]) == (403, 50007)
+    carol.accepts_dms = True
+    status, data, _ = await call(discord_env, "POST", f"/channels/{dm['id']}/messages", {"content": "hi"})
+    assert status == 200
+    assert [m.content for m in carol.dms()] == ["hi"]
+
+
+async def test_rate_limit_answers_429_in_discords_shape(discord_env: DiscordEnv, channel: Channel) -> None:
+    discord_env.rate_limit("POST /channels/{channel_id}/messages", times=1, retry_after=0.25)
+    status, data, resp = await call(discord_env, "POST", f"/channels/{channel.id}/messages", {"content": "a"})
+    assert status == 429
+    assert resp.headers["Via"]
+    assert resp.headers["Content-Type"] == "application/json"
+    assert data == {"message": "You are being rate limited.", "retry_after": 0.25, "global": False}
+    status, _, _ = await call(discord_env, "POST", f"/channels/{channel.id}/messages", {"content": "a"})
+    assert status == 200
+
+
+# ---------------------------------------------------------------- with the example bot
+
+
+@dataclass
+class Table:
+    env: DiscordEnv
+    general: Channel
+    alice: Person
+
+
+@pytest.fixture
+async def table(discord_env: DiscordEnv) -> Table:
+    guild = discord_env.create_guild()
+    general = discord_env.create_channel(guild, "general")
+    alice = discord_env.create_user("alice").join(guild)
+    await discord_env.start_bot(EXAMPLE_BOT)
+    return Table(discord_env, general, alice)
+
+
+async def test_bot_over_limit_send_is_refused(table: Table) -> None:
+    env = table.env
+    result = await table.alice.slash("toolong")
+    assert result.message is not None
+    assert result.message.content == "refused: 400 50035"
+    assert [m for m in env.messages.values() if not m.ephemeral] == []
+
+
+async def test_late_first_response_gets_10062(table: Table) -> None:
+    env = table.env
+    result = await table.alice.slash("slow", timeout=6)
+    assert result.response_type is None
+    assert result.rejected == [(404, 10062)]
+    assert result.message is None
+    assert env.calls.count(
+        "POST /interactions/{interaction_id}/{interaction_token}/callback", kind="interaction", status=404
+    ) == 1
+
+
+async def test_second_initial_response_gets_40060(table: Table) -> None:
+    result = await table.alice.slash("double")
+    assert result.message is not None and result.message.content == "first"
+    followups = await result.wait_followups(1)
+    assert followups[0].content == "second refused: 400 40060"
+    assert result.rejected == [(400, 40060)]
+    contents = [m.content for m in table.alice.messages(table.general)]
+    assert contents == ["first", "second refused: 400 40060"]
+
+
+async def test_interaction_token_expires_after_15_minutes(table: Table) -> None:
+    env = table.env
+    result = await table.alice.slash("ping")
+    path = f"/webhooks/{env.application_id}/{result.interaction.token}"
+    status, data, _ = await call(env, "POST", path + "?wait=true", {"content": "still here"}, auth=False)
+    assert status == 200 and data["content"] == "still here"
+    env.age_interaction(result.interaction, 15 * 60 + 1)
+    status, data, _ = await call(env, "POST", path, {"content": "too late"}, auth=False)
+    assert (status, data["code"]) == (401, 50027)
+    status, data, _ = await call(env, "PATCH", path + "/messages/@original", {"content": "x"}, auth=False)
+    assert (status, data["code"]) == (401, 50027)
+
+
+async def test_bot_backs_off_on_429_and_succeeds(table: Table) -> None:
+    env, general = table.env, table.general
+    route = "POST /channels/{channel_id}/messages"
+    env.rate_limit(route, times=2, retry_after=0.05)
+    mark = env.calls.mark()
+    result = await table.alice.slash("announce", text="after back-off")
+    await result.wait_followups(1)
+    assert [m.content for m in env.messages.values() if m.channel_id == general.id and not m.ephemeral] == [
+        "announcement (edited): after back-off"
+    ]
+    assert env.calls.count(route, since=mark, status=429) == 2
+    assert env.calls.count(route, since=mark, status=200) == 1
+    assert env.calls.by_route(kind="bot", since=mark)[route] == 3
