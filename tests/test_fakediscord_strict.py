@@ -244,3 +244,81 @@ async def test_bot_backs_off_on_429_and_succeeds(table: Table) -> None:
     assert env.calls.count(route, since=mark, status=429) == 2
     assert env.calls.count(route, since=mark, status=200) == 1
     assert env.calls.by_route(kind="bot", since=mark)[route] == 3
+
+
+# ---------------------------------------------------------------- gateway
+
+
+async def test_gateway_hello_heartbeat_and_refusals(discord_env: DiscordEnv) -> None:
+    discord_env.create_guild()
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(discord_env.gateway_url) as ws:
+            hello = await ws.receive_json()
+            assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] > 0
+            await ws.send_json({"op": 1, "d": None})
+            assert (await ws.receive_json())["op"] == 11
+            await ws.send_json({"op": 2, "d": {"token": discord_env.token, "intents": 1 << 0}})
+            ready = await ws.receive_json()
+            guild = await ws.receive_json()
+            assert (ready["t"], ready["s"]) == ("READY", 1)
+            assert ready["d"]["application"]["id"] == str(discord_env.application_id)
+            assert (guild["t"], guild["s"]) == ("GUILD_CREATE", 2)
+            assert guild["d"]["member_count"] == len(guild["d"]["members"])
+        discord_env.granted_intents = 0
+        async with session.ws_connect(discord_env.gateway_url) as ws:
+            await ws.receive_json()
+            await ws.send_json({"op": 2, "d": {"token": discord_env.token, "intents": 1 << 1}})
+            await ws.receive()
+            assert ws.close_code == 4014
+        async with session.ws_connect(discord_env.gateway_url) as ws:
+            await ws.receive_json()
+            await ws.send_json({"op": 2, "d": {"token": "wrong", "intents": 0}})
+            await ws.receive()
+            assert ws.close_code == 4004
+
+
+async def test_interaction_protocol_directly(discord_env: DiscordEnv, channel: Channel) -> None:
+    """Without a bot: a pending interaction, answered over plain HTTP."""
+    guild = discord_env.guilds[channel.guild_id or 0]
+    alice = discord_env.create_user("alice").join(guild)
+    await call(
+        discord_env, "PUT", f"/applications/{discord_env.application_id}/commands",
+        [{"name": "ping", "description": "d", "type": 1}],
+    )
+    with pytest.raises(TimeoutError, match="did not answer"):
+        await alice.slash("ping", timeout=0.2)
+    inter = next(iter(discord_env.interactions.values()))
+    webhook = f"/webhooks/{discord_env.application_id}/{inter.token}"
+    status, data, _ = await call(discord_env, "POST", webhook, {"content": "early"}, auth=False)
+    assert (status, data["code"]) == (404, 10015)
+    callback = f"/interactions/{inter.id}/{inter.token}/callback?with_response=1"
+    answer = {"type": 4, "data": {"content": "pong", "flags": 64}}
+    status, data, resp = await call(discord_env, "POST", callback, answer, auth=False)
+    assert status == 200 and resp.headers["Content-Type"] == "application/json"
+    assert data["interaction"]["response_message_ephemeral"] is True
+    assert data["resource"]["message"]["content"] == "pong"
+    assert data["interaction"]["response_message_id"] == data["resource"]["message"]["id"]
+    assert [m.content for m in alice.ephemerals()] == ["pong"]
+    status, data, _ = await call(discord_env, "POST", callback, answer, auth=False)
+    assert (status, data["code"]) == (400, 40060)
+    assert discord_env.calls.by_kind() == {"bot": 1, "interaction": 3}
+
+
+async def test_channel_messages_cannot_be_ephemeral_or_huge(
+    discord_env: DiscordEnv, channel: Channel
+) -> None:
+    path = f"/channels/{channel.id}/messages"
+    status, data, _ = await call(discord_env, "POST", path, {"content": "psst", "flags": 64})
+    assert (status, data["code"]) == (400, 50035)
+    form = aiohttp.FormData(quote_fields=False)
+    form.add_field("payload_json", '{"content": "big"}', content_type="application/json")
+    form.add_field("files[0]", b"\0" * (10 * 1024 * 1024 + 1), filename="big.png",
+                   content_type="image/png")
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(discord_env.api_url + path, data=form,
+                     headers={"Authorization": f"Bot {discord_env.token}"}) as resp,
+    ):
+        assert resp.status == 413
+        assert (await resp.json())["code"] == 40005
+    assert discord_env.messages == {}
