@@ -1,0 +1,99 @@
+"""Engine and table-service errors map to catalog keys, in both languages."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from baloot import Action, ActionType, BalootError, Card, Match, Rules
+from baloot.cards import ALL_CARDS
+from baloot.i18n import SERVICE_ERRORS, error_key, error_text, has_key, t
+
+ALL_VARIANTS = Rules(ashkal_on_ace=True, ashkal_round_two=True, third_round_on_ace=True, kawesh=True)
+
+
+def candidate_actions(seat: int) -> list[Action]:
+    """Every action any seat could try, legal or not."""
+    acts = [Action(seat, typ) for typ in ActionType if typ is not ActionType.PLAY]
+    acts += [Action(seat, ActionType.HOKUM, suit=s) for s in range(4)]
+    acts += [Action(seat, typ, locked=lock) for typ in (ActionType.DOUBLE, ActionType.FOUR) for lock in (True, False)]
+    acts += [Action(seat, ActionType.PLAY, card) for card in ALL_CARDS]
+    return acts
+
+
+def test_every_engine_refusal_in_random_games_has_its_own_key() -> None:
+    rng = random.Random(7)
+    seen: set[str] = set()
+    for game in range(12):
+        rules = ALL_VARIANTS if game % 2 else Rules()
+        match = Match(rules, first_dealer=game % 4)
+        score_bias = rng.choice([(0, 0), (120, 40)])
+        match.score = list(score_bias)  # reach R4's Sun double now and then
+        for _ in range(3):
+            if match.finished:
+                break
+            hand = match.deal(rng)
+            while not hand.finished:
+                legal = hand.legal_actions()
+                for seat in range(4):
+                    tries = rng.sample(candidate_actions(seat), 8)
+                    legal_types = {(a.seat, a.type) for a in legal}
+                    for action in tries:
+                        if action in legal:
+                            continue
+                        # Loosely written actions may be accepted (R11.4): try those on a copy.
+                        target = copy.deepcopy(hand) if (action.seat, action.type) in legal_types else hand
+                        try:
+                            target.apply(action)
+                        except BalootError as exc:
+                            error = exc
+                        else:
+                            assert target is not hand
+                            continue
+                        key, _params = error_key(error)
+                        assert key != "error.generic", str(error)
+                        seen.add(key)
+                        for locale in ("en", "ar"):
+                            text = error_text(error, locale)
+                            assert text and "{" not in text
+                match.apply(rng.choice(legal))
+    # A broad spread of the engine's messages was met and mapped.
+    assert {"error.not_your_turn", "error.follow_suit", "error.not_your_card", "error.bidding_only"} <= seen
+    assert len(seen) >= 15
+
+
+def test_suit_and_allowed_parameters_are_localized() -> None:
+    from baloot.errors import IllegalActionError
+
+    exc = IllegalActionError("You cannot follow suit, so you must play a trump (H) (R5.2).")
+    assert error_key(exc) == ("error.must_trump", {"suit": "H"})
+    assert "هاص" in error_text(exc, "ar")
+    assert "Hearts" in error_text(exc, "en")
+    exc = IllegalActionError("During bidding you may now only: hokum, sun (R3).")
+    assert error_text(exc, "ar") == t("error.bidding_only", "ar", allowed="حكم، صن")
+
+
+class ServiceError(Exception):
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.catalog_key = key
+        self.catalog_params = params
+
+
+@pytest.mark.parametrize("key", SERVICE_ERRORS)
+def test_service_errors_carry_their_key(key: str) -> None:
+    assert has_key(key)
+    exc = ServiceError(key, detail="target must be positive")
+    assert error_key(exc)[0] == key
+    params = {"detail": "target must be positive"} if key == "error.bad_option" else {}
+    assert error_text(exc, "ar") == t(key, "ar", **params)
+
+
+def test_unknown_errors_are_internal_or_generic() -> None:
+    assert error_key(RuntimeError("boom")) == ("error.internal", {})
+    assert error_key(BalootError("a message nobody wrote")) == ("error.generic", {})
+    with pytest.raises(BalootError) as info:
+        Card.parse("ZZ")
+    assert error_key(info.value)[0] == "error.generic"
