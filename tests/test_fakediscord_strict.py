@@ -322,3 +322,18 @@ async def test_channel_messages_cannot_be_ephemeral_or_huge(
         assert resp.status == 413
         assert (await resp.json())["code"] == 40005
     assert discord_env.messages == {}
+
+
+async def test_guild_lookups(discord_env: DiscordEnv, channel: Channel) -> None:
+    guild = discord_env.guilds[channel.guild_id or 0]
+    alice = discord_env.create_user("alice").join(guild)
+    status, data, _ = await call(discord_env, "GET", f"/guilds/{guild.id}/members/{alice.id}")
+    assert status == 200 and data["user"]["username"] == "alice"
+    stranger = discord_env.create_user("stranger")
+    status, data, _ = await call(discord_env, "GET", f"/guilds/{guild.id}/members/{stranger.id}")
+    assert (status, data["code"]) == (404, 10007)
+    status, data, _ = await call(discord_env, "GET", f"/guilds/{guild.id}/channels")
+    assert [c["name"] for c in data] == ["general"]
+    status, data, _ = await call(discord_env, "GET", "/no/such/route")
+    assert status == 404
+    assert discord_env.unhandled == ["GET /api/v10/no/such/route"]

@@ -17,6 +17,7 @@ from .state import (
     Attachment,
     Channel,
     ChannelType,
+    Guild,
     Interaction,
     Message,
     MessageFlag,
@@ -72,6 +73,8 @@ class RestApi:
             ("POST", "/users/@me/channels", self.create_dm),
             ("GET", "/users/{user_id}", self.get_user),
             ("GET", "/guilds/{guild_id}", self.get_guild),
+            ("GET", "/guilds/{guild_id}/channels", self.get_guild_channels),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
             ("GET", "/channels/{channel_id}", self.get_channel),
             ("GET", "/channels/{channel_id}/messages", self.list_messages),
             ("POST", "/channels/{channel_id}/messages", self.create_message),
@@ -232,11 +235,23 @@ class RestApi:
             raise DiscordError(404, 10013, "Unknown User")
         return _ok(user.payload())
 
-    async def get_guild(self, request: web.Request) -> web.Response:
+    def _guild(self, request: web.Request) -> Guild:
         guild = self.server.guilds.get(int(request.match_info["guild_id"]))
         if guild is None:
             raise DiscordError(404, 10004, "Unknown Guild")
-        return _ok(guild.payload())
+        return guild
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        return _ok(self._guild(request).payload())
+
+    async def get_guild_channels(self, request: web.Request) -> web.Response:
+        return _ok([c.payload() for c in self._guild(request).channels.values() if not c.is_thread])
+
+    async def get_member(self, request: web.Request) -> web.Response:
+        member = self._guild(request).members.get(int(request.match_info["user_id"]))
+        if member is None:
+            raise DiscordError(404, 10007, "Unknown Member")
+        return _ok(member.payload())
 
     # ------------------------------------------------------------------ commands
 
@@ -385,6 +400,7 @@ class RestApi:
                 inter.channel, {"flags": data.get("flags")}, [],
                 ephemeral_for=eph_user, interaction=inter, flags=MessageFlag.LOADING,
             )
+            await self.server.announce_message(message)
         elif kind == 6:
             message = inter.message
         elif kind == 7:
@@ -451,7 +467,7 @@ class RestApi:
             # The first followup after a "thinking" defer replaces the loading message.
             self.apply_edit(original, body, files)
             message = original
-            await self.server.announce_message(message)
+            await self.server.announce_message(message, edited=True)
         else:
             ephemeral = bool(int(body.get("flags") or 0) & MessageFlag.EPHEMERAL)
             message = self.new_message(
