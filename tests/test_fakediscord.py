@@ -191,3 +191,15 @@ async def test_channel_send_and_edit_counted_per_route_and_token(world: World) -
         "POST /webhooks/{webhook_id}/{webhook_token}": 1,
     }
     assert world.env.calls.by_kind(since=mark) == {"bot": 2, "interaction": 2}
+
+
+async def test_modal_opened_and_submitted(world: World) -> None:
+    opened = await world.alice.slash("note")
+    assert opened.response_type == 9
+    assert opened.modal is not None and opened.modal["title"] == "Leave a note"
+    with pytest.raises(LookupError):
+        await world.bob.submit_modal(opened, {"Your note": "not mine"})
+    submitted = await world.alice.submit_modal(opened, {"Your note": "bid Sun next time"})
+    assert submitted.message is not None
+    assert submitted.message.content == "noted: bid Sun next time"
+    assert submitted.ephemeral

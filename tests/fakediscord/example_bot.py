@@ -183,6 +183,20 @@ async def toolong(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("sent", ephemeral=True)
 
 
+class NoteModal(discord.ui.Modal, title="Leave a note"):
+    note: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="Your note", custom_id="note:text", max_length=200
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"noted: {self.note.value}", ephemeral=True)
+
+
+@app_commands.command(name="note", description="Opens a form")
+async def note(interaction: discord.Interaction) -> None:
+    await interaction.response.send_modal(NoteModal())
+
+
 class ExampleBot(commands.Bot):
     def __init__(self) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
@@ -191,7 +205,7 @@ class ExampleBot(commands.Bot):
         self.add_dynamic_items(Counter)
         self.add_view(TableView())
         commands_: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [
-            baloot, ping, whoami, slow, double, think, dm, upload, announce, toolong,
+            baloot, ping, whoami, slow, double, think, dm, upload, announce, toolong, note,
         ]
         for command in commands_:
             self.tree.add_command(command)

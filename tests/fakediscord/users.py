@@ -235,6 +235,41 @@ class Person:
         data = {"custom_id": comp["custom_id"], "component_type": 3, "values": values}
         return await self._interact(3, self.server.channel_of(message), data, message, timeout)
 
+    async def submit_modal(
+        self, opened: InteractionResult, values: dict[str, str], *, timeout: float = DEFAULT_TIMEOUT
+    ) -> InteractionResult:
+        """Fill and submit the modal the bot opened (callback type 9) in ``opened``.
+        ``values`` maps each text input's custom_id or label to its text."""
+        modal = opened.modal
+        if modal is None or opened.interaction.user.id != self.id:
+            raise LookupError(f"no modal open for {self.name} on that interaction")
+        used: set[str] = set()
+
+        def fill(comp: JSON, label: str | None = None) -> JSON:
+            if comp.get("type") == 1:
+                return {"type": 1, "components": [fill(c) for c in comp.get("components", [])]}
+            if comp.get("type") == 18:
+                return {"type": 18, "component": fill(comp["component"], comp.get("label"))}
+            if comp.get("type") == 4:
+                cid = comp["custom_id"]
+                key = cid if cid in values else (label or comp.get("label"))
+                value = values.get(key or "", comp.get("value") or "")
+                used.add(str(key))
+                if comp.get("required", True) and not value:
+                    raise ValueError(f"text input {cid!r} is required")
+                if len(value) > int(comp.get("max_length") or 4000):
+                    raise ValueError(f"text input {cid!r} is too long")
+                return {"type": 4, "custom_id": cid, "value": value}
+            return {"type": comp.get("type"), "custom_id": comp.get("custom_id")}
+
+        data = {"custom_id": modal["custom_id"],
+                "components": [fill(c) for c in modal.get("components", [])]}
+        unknown = set(values) - used
+        if unknown:
+            raise LookupError(f"the modal has no inputs {sorted(unknown)}")
+        return await self._interact(5, opened.interaction.channel, data,
+                                    opened.interaction.message, timeout)
+
     def _component(self, message: Message, key: str) -> JSON:
         current = self.server.messages.get(message.id, message)
         if not self.can_see(current):
