@@ -1,0 +1,173 @@
+"""The database schema as numbered migrations (issue 4 "Persistence", issue 6 "Storage").
+
+Each migration is ``(version, SQL)``; :func:`migrate` applies, in order and
+each in its own transaction together with the new ``schema_version``, every
+migration newer than the database. A migration is never edited once
+released: a change to the schema is a new, higher-numbered migration.
+
+Times are Unix seconds (REAL); JSON columns hold text written by the engine
+(``Rules.to_json``, ``Action.to_json``, R10 records).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import aiosqlite
+
+MIGRATIONS: Final[list[tuple[int, str]]] = [
+    (
+        1,
+        """
+        CREATE TABLE guild_settings (
+            guild_id INTEGER PRIMARY KEY,
+            language TEXT,
+            ai_rated INTEGER NOT NULL DEFAULT 0 CHECK (ai_rated IN (0, 1))
+        );
+        CREATE TABLE tables (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            creator_id INTEGER NOT NULL,
+            status TEXT NOT NULL
+                CHECK (status IN ('open', 'playing', 'finished', 'ended', 'abandoned')),
+            rules TEXT NOT NULL,
+            turn_seconds REAL NOT NULL CHECK (turn_seconds > 0),
+            language TEXT,
+            created_at REAL NOT NULL,
+            started_at REAL,
+            finished_at REAL,
+            end_reason TEXT
+        );
+        CREATE UNIQUE INDEX tables_one_live_per_channel
+            ON tables (channel_id) WHERE status IN ('open', 'playing');
+        CREATE INDEX tables_by_status ON tables (status);
+        CREATE TABLE seats (
+            table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            user_id INTEGER,
+            display_name TEXT NOT NULL,
+            is_bot INTEGER NOT NULL DEFAULT 0 CHECK (is_bot IN (0, 1)),
+            bot_level TEXT,
+            away INTEGER NOT NULL DEFAULT 0 CHECK (away IN (0, 1)),
+            dm_closed INTEGER NOT NULL DEFAULT 0 CHECK (dm_closed IN (0, 1)),
+            vacated INTEGER NOT NULL DEFAULT 0 CHECK (vacated IN (0, 1)),
+            PRIMARY KEY (table_id, seat),
+            CHECK (is_bot = 1 OR user_id IS NOT NULL)
+        );
+        CREATE INDEX seats_by_user ON seats (user_id);
+        CREATE TABLE hands (
+            table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            hand_no INTEGER NOT NULL CHECK (hand_no >= 0),
+            dealer INTEGER NOT NULL CHECK (dealer BETWEEN 0 AND 3),
+            deck TEXT NOT NULL,
+            dealt_at REAL NOT NULL,
+            PRIMARY KEY (table_id, hand_no)
+        );
+        CREATE TABLE actions (
+            table_id INTEGER NOT NULL,
+            hand_no INTEGER NOT NULL,
+            idx INTEGER NOT NULL CHECK (idx >= 0),
+            action TEXT NOT NULL,
+            by_user_id INTEGER,
+            auto INTEGER NOT NULL DEFAULT 0 CHECK (auto IN (0, 1)),
+            created_at REAL NOT NULL,
+            PRIMARY KEY (table_id, hand_no, idx),
+            FOREIGN KEY (table_id, hand_no) REFERENCES hands (table_id, hand_no) ON DELETE CASCADE
+        );
+        """,
+    ),
+    (
+        2,
+        """
+        CREATE TABLE match_results (
+            table_id INTEGER PRIMARY KEY REFERENCES tables (id),
+            guild_id INTEGER NOT NULL,
+            finished_at REAL NOT NULL,
+            score0 INTEGER NOT NULL,
+            score1 INTEGER NOT NULL,
+            winner_team INTEGER CHECK (winner_team IN (0, 1)),
+            hands_played INTEGER NOT NULL,
+            record TEXT NOT NULL,
+            seat0_user_id INTEGER,
+            seat1_user_id INTEGER,
+            seat2_user_id INTEGER,
+            seat3_user_id INTEGER,
+            has_bots INTEGER NOT NULL CHECK (has_bots IN (0, 1)),
+            abandoned INTEGER NOT NULL CHECK (abandoned IN (0, 1))
+        );
+        CREATE INDEX match_results_by_guild_time ON match_results (guild_id, finished_at);
+        CREATE TABLE result_seats (
+            table_id INTEGER NOT NULL REFERENCES match_results (table_id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            team INTEGER NOT NULL CHECK (team IN (0, 1)),
+            guild_id INTEGER NOT NULL,
+            finished_at REAL NOT NULL,
+            user_id INTEGER,
+            is_bot INTEGER NOT NULL CHECK (is_bot IN (0, 1)),
+            won INTEGER NOT NULL CHECK (won IN (0, 1)),
+            left_early INTEGER NOT NULL CHECK (left_early IN (0, 1)),
+            PRIMARY KEY (table_id, seat)
+        );
+        CREATE INDEX result_seats_by_player ON result_seats (guild_id, user_id, finished_at);
+        CREATE INDEX result_seats_by_user ON result_seats (user_id, finished_at);
+        """,
+    ),
+    (
+        3,
+        """
+        CREATE TABLE table_messages (
+            table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            channel_id INTEGER NOT NULL,
+            message_id INTEGER NOT NULL,
+            PRIMARY KEY (table_id, key)
+        );
+        """,
+    ),
+]
+"""Every schema version, oldest first: 1 game log, 2 match results, 3 message ids."""
+
+LATEST_VERSION: Final = MIGRATIONS[-1][0]
+
+
+def statements(sql: str) -> list[str]:
+    """Split a migration into statements (the schema holds no ``;`` inside literals)."""
+    return [s.strip() for s in sql.split(";") if s.strip()]
+
+
+async def schema_version(db: aiosqlite.Connection) -> int:
+    """The version of this database; 0 for a new one."""
+    await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    async with db.execute("SELECT MAX(version) FROM schema_version") as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row is not None and row[0] is not None else 0
+
+
+async def migrate(db: aiosqlite.Connection, target: int | None = None) -> int:
+    """Bring the schema up to ``target`` (default: the latest); returns the new version.
+
+    ``db`` must be in autocommit mode (``isolation_level=None``) so that each
+    migration and its version row commit together, or not at all.
+    """
+    goal = LATEST_VERSION if target is None else target
+    current = await schema_version(db)
+    if current > LATEST_VERSION:
+        raise RuntimeError(
+            f"the database schema is version {current}, newer than this code ({LATEST_VERSION})"
+        )
+    for version, sql in MIGRATIONS:
+        if version <= current or version > goal:
+            continue
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in statements(sql):
+                await db.execute(statement)
+            await db.execute("DELETE FROM schema_version")
+            await db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+        await db.execute("COMMIT")
+        current = version
+    return current

@@ -1,0 +1,334 @@
+"""The storage layer (issue 4 "Persistence"): the only place with SQL.
+
+:class:`Storage` stores tables and seats, the game log of every match (each
+hand's deck and every accepted action, from which the R10 record is
+rebuilt), match results, the message ids the bot keeps, and server settings.
+Every write method is one transaction, committed before it returns.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..match import RECORD_FORMAT
+from .database import DEFAULT_PATH, Database, dumps, loads
+from .results import insert_result, result_from_rows
+from .rows import (
+    GuildSettings,
+    MatchResult,
+    SeatRow,
+    StoredAction,
+    StoredHand,
+    StoredMessage,
+    TableRow,
+    TableStatus,
+)
+
+_LIVE = ("open", "playing")
+
+
+def _table(row: sqlite3.Row) -> TableRow:
+    return TableRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        creator_id=row["creator_id"],
+        status=TableStatus(row["status"]),
+        rules=loads(row["rules"]),
+        turn_seconds=row["turn_seconds"],
+        language=row["language"],
+        created_at=row["created_at"],
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        end_reason=row["end_reason"],
+    )
+
+
+def _seat(row: sqlite3.Row) -> SeatRow:
+    return SeatRow(
+        table_id=row["table_id"],
+        seat=row["seat"],
+        user_id=row["user_id"],
+        display_name=row["display_name"],
+        is_bot=bool(row["is_bot"]),
+        bot_level=row["bot_level"],
+        away=bool(row["away"]),
+        dm_closed=bool(row["dm_closed"]),
+        vacated=bool(row["vacated"]),
+    )
+
+
+class Storage:
+    """Async, typed access to the Baloot database. Open with :meth:`open`."""
+
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
+        self.db = db
+        self.clock = clock
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path = DEFAULT_PATH,
+        *,
+        synchronous: str = "FULL",
+        clock: Callable[[], float] = time.time,
+    ) -> Storage:
+        """Open (or create) the database at ``path``, in WAL mode, migrated to the latest schema."""
+        return cls(await Database.open(path, synchronous=synchronous), clock)
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    # -- server settings ----------------------------------------------------------
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        row = await self.db.fetch_one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if row is None:
+            return GuildSettings(guild_id)
+        return GuildSettings(guild_id, row["language"], bool(row["ai_rated"]))
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        await self.db.execute(
+            """INSERT INTO guild_settings (guild_id, language, ai_rated) VALUES (?, ?, ?)
+               ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language,
+                   ai_rated = excluded.ai_rated""",
+            (settings.guild_id, settings.language, int(settings.ai_rated)),
+        )
+
+    # -- tables -------------------------------------------------------------------
+    async def create_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        rules: dict[str, Any],
+        turn_seconds: float,
+        language: str | None,
+        first_seat: SeatRow | None = None,
+    ) -> TableRow:
+        """Insert an open table (and its creator's seat, ``table_id`` ignored) in one transaction.
+
+        Raises ``sqlite3.IntegrityError`` if the channel already has a live table.
+        """
+        now = self.clock()
+        async with self.db.transaction() as db:
+            cur = await db.execute(
+                """INSERT INTO tables (guild_id, channel_id, creator_id, status, rules, turn_seconds,
+                       language, created_at) VALUES (?, ?, ?, 'open', ?, ?, ?, ?)""",
+                (guild_id, channel_id, creator_id, dumps(rules), turn_seconds, language, now),
+            )
+            table_id = cur.lastrowid
+            assert table_id is not None
+            if first_seat is not None:
+                await self._put_seat(db, table_id, first_seat)
+        return TableRow(
+            table_id, guild_id, channel_id, creator_id, TableStatus.OPEN, rules, turn_seconds, language, now
+        )
+
+    async def table(self, table_id: int) -> TableRow | None:
+        row = await self.db.fetch_one("SELECT * FROM tables WHERE id = ?", (table_id,))
+        return None if row is None else _table(row)
+
+    async def live_table_in(self, channel_id: int) -> TableRow | None:
+        """The open or playing table of a channel, if any."""
+        row = await self.db.fetch_one(
+            "SELECT * FROM tables WHERE channel_id = ? AND status IN (?, ?)", (channel_id, *_LIVE)
+        )
+        return None if row is None else _table(row)
+
+    async def live_tables(self) -> list[TableRow]:
+        """Every open or playing table (what a restart resumes), oldest first."""
+        rows = await self.db.fetch_all("SELECT * FROM tables WHERE status IN (?, ?) ORDER BY id", _LIVE)
+        return [_table(r) for r in rows]
+
+    async def set_table_language(self, table_id: int, language: str | None) -> None:
+        await self.db.execute("UPDATE tables SET language = ? WHERE id = ?", (language, table_id))
+
+    async def close_table(
+        self, table_id: int, status: TableStatus, reason: str, result: MatchResult | None = None
+    ) -> None:
+        """Mark a table finished, ended or abandoned (with its result, if any) in one transaction."""
+        if status.live:
+            raise ValueError(f"{status} is not a closed status")
+        async with self.db.transaction() as db:
+            if result is not None:
+                await insert_result(db, result)
+            await db.execute(
+                "UPDATE tables SET status = ?, finished_at = ?, end_reason = ? WHERE id = ?",
+                (status.value, self.clock(), reason, table_id),
+            )
+
+    # -- seats ----------------------------------------------------------------------
+    async def seats(self, table_id: int) -> list[SeatRow]:
+        rows = await self.db.fetch_all("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))
+        return [_seat(r) for r in rows]
+
+    @staticmethod
+    async def _put_seat(db: Any, table_id: int, seat: SeatRow) -> None:
+        await db.execute(
+            """INSERT OR REPLACE INTO seats (table_id, seat, user_id, display_name, is_bot, bot_level,
+                   away, dm_closed, vacated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (
+                table_id,
+                seat.seat,
+                seat.user_id,
+                seat.display_name,
+                int(seat.is_bot),
+                seat.bot_level,
+                int(seat.away),
+                int(seat.dm_closed),
+                int(seat.vacated),
+            ),
+        )
+
+    async def put_seats(self, seats: Sequence[SeatRow], *, remove: Sequence[tuple[int, int]] = ()) -> None:
+        """Insert or replace some seats and remove others ((table id, seat) pairs), in one transaction."""
+        async with self.db.transaction() as db:
+            for table_id, number in remove:
+                await db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, number))
+            for seat in seats:
+                await self._put_seat(db, seat.table_id, seat)
+
+    async def remove_seat(self, table_id: int, seat: int) -> None:
+        await self.db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+
+    async def live_seat_of(self, user_id: int) -> tuple[int, int] | None:
+        """(table id, seat) where this user sits at a live table, not counting seats they left."""
+        row = await self.db.fetch_one(
+            """SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id = s.table_id
+               WHERE s.user_id = ? AND s.vacated = 0 AND t.status IN (?, ?)""",
+            (user_id, *_LIVE),
+        )
+        return None if row is None else (row[0], row[1])
+
+    # -- the game log (R10) --------------------------------------------------------------
+    async def start_match(self, table_id: int, dealer: int, deck: Sequence[str]) -> None:
+        """Mark the table playing and store its first hand's deck, in one transaction."""
+        now = self.clock()
+        async with self.db.transaction() as db:
+            await db.execute(
+                "UPDATE tables SET status = 'playing', started_at = ? WHERE id = ? AND status = 'open'",
+                (now, table_id),
+            )
+            await db.execute(
+                "INSERT INTO hands (table_id, hand_no, dealer, deck, dealt_at) VALUES (?, 0, ?, ?, ?)",
+                (table_id, dealer, dumps(list(deck)), now),
+            )
+
+    async def add_hand(self, table_id: int, hand_no: int, dealer: int, deck: Sequence[str]) -> None:
+        """Store a hand's deck before it is dealt (R2)."""
+        await self.db.execute(
+            "INSERT INTO hands (table_id, hand_no, dealer, deck, dealt_at) VALUES (?, ?, ?, ?, ?)",
+            (table_id, hand_no, dealer, dumps(list(deck)), self.clock()),
+        )
+
+    async def add_action(
+        self,
+        table_id: int,
+        hand_no: int,
+        idx: int,
+        action: dict[str, Any],
+        *,
+        by_user_id: int | None,
+        auto: bool,
+        result: MatchResult | None = None,
+    ) -> None:
+        """Append one accepted action; with ``result``, also close the match, atomically.
+
+        The primary key (table, hand, index) makes a duplicate impossible: a
+        second write of the same index raises ``sqlite3.IntegrityError``.
+        """
+        now = self.clock()
+        async with self.db.transaction() as db:
+            await db.execute(
+                """INSERT INTO actions (table_id, hand_no, idx, action, by_user_id, auto, created_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)""",
+                (table_id, hand_no, idx, dumps(action), by_user_id, int(auto), now),
+            )
+            if result is not None:
+                await insert_result(db, result)
+                await db.execute(
+                    "UPDATE tables SET status = 'finished', finished_at = ?, end_reason = 'finished' "
+                    "WHERE id = ?",
+                    (now, table_id),
+                )
+
+    async def hands(self, table_id: int) -> list[StoredHand]:
+        """Every stored hand of a table with its actions, in order."""
+        hand_rows = await self.db.fetch_all(
+            "SELECT * FROM hands WHERE table_id = ? ORDER BY hand_no", (table_id,)
+        )
+        action_rows = await self.db.fetch_all(
+            "SELECT * FROM actions WHERE table_id = ? ORDER BY hand_no, idx", (table_id,)
+        )
+        hands = [StoredHand(r["hand_no"], r["dealer"], loads(r["deck"]), r["dealt_at"]) for r in hand_rows]
+        by_no = {h.hand_no: h for h in hands}
+        for r in action_rows:
+            by_no[r["hand_no"]].actions.append(
+                StoredAction(
+                    r["hand_no"], r["idx"], loads(r["action"]), r["by_user_id"], bool(r["auto"]), r["created_at"]
+                )
+            )
+        return hands
+
+    async def game_record(self, table_id: int) -> dict[str, Any]:
+        """The R10 record of a table's match as stored (possibly ending mid-hand)."""
+        table = await self.table(table_id)
+        if table is None:
+            raise KeyError(f"no table {table_id}")
+        return {
+            "format": RECORD_FORMAT,
+            "rules": table.rules,
+            "hands": [
+                {"dealer": h.dealer, "deck": h.deck, "actions": [a.action for a in h.actions]}
+                for h in await self.hands(table_id)
+            ],
+        }
+
+    async def action_count(self, table_id: int) -> int:
+        row = await self.db.fetch_one("SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,))
+        return 0 if row is None else int(row[0])
+
+    # -- results ---------------------------------------------------------------------------
+    async def result(self, table_id: int) -> MatchResult | None:
+        row = await self.db.fetch_one("SELECT * FROM match_results WHERE table_id = ?", (table_id,))
+        if row is None:
+            return None
+        seats = await self.db.fetch_all("SELECT * FROM result_seats WHERE table_id = ?", (table_id,))
+        return result_from_rows(row, seats)
+
+    async def results(self, guild_id: int, *, since: float | None = None, limit: int = 50) -> list[MatchResult]:
+        """A server's results, newest first (issue 6 builds its queries beside this)."""
+        rows = await self.db.fetch_all(
+            """SELECT * FROM match_results WHERE guild_id = ? AND finished_at >= ?
+               ORDER BY finished_at DESC, table_id DESC LIMIT ?""",
+            (guild_id, since if since is not None else float("-inf"), limit),
+        )
+        out = []
+        for row in rows:
+            seats = await self.db.fetch_all(
+                "SELECT * FROM result_seats WHERE table_id = ?", (row["table_id"],)
+            )
+            out.append(result_from_rows(row, seats))
+        return out
+
+    # -- messages the bot keeps -------------------------------------------------------------
+    async def set_message(self, table_id: int, key: str, channel_id: int, message_id: int) -> None:
+        await self.db.execute(
+            "INSERT OR REPLACE INTO table_messages (table_id, key, channel_id, message_id) VALUES (?, ?, ?, ?)",
+            (table_id, key, channel_id, message_id),
+        )
+
+    async def forget_message(self, table_id: int, key: str) -> None:
+        await self.db.execute("DELETE FROM table_messages WHERE table_id = ? AND key = ?", (table_id, key))
+
+    async def messages(self, table_id: int) -> list[StoredMessage]:
+        rows = await self.db.fetch_all(
+            "SELECT key, channel_id, message_id FROM table_messages WHERE table_id = ? ORDER BY key",
+            (table_id,),
+        )
+        return [StoredMessage(r["key"], r["channel_id"], r["message_id"]) for r in rows]
