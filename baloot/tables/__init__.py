@@ -1,0 +1,56 @@
+"""The async table service (issue 4): tables, seats, turns, timers and bots, with no Discord.
+
+Use :class:`TableService`; catch :class:`~baloot.errors.BalootError` (every
+error here and the engine's) and show its message privately; listen to the
+events of :mod:`baloot.tables.events`.
+"""
+
+from .autoplay import SafeBot, safe_action
+from .bots import BOT_LEVELS, BotFactory, BotPlayer
+from .errors import (
+    AlreadySeated,
+    BadOption,
+    NoTableHere,
+    NotAllowed,
+    NotSeated,
+    NotYourTurn,
+    SeatTaken,
+    StaleAction,
+    TableError,
+    TableExists,
+    TableFull,
+    TableNotRunning,
+)
+from .info import ActResult, EndResult, PlayerHand, ScoreSheet, SeatInfo, TableInfo, Version
+from .listeners import Listener
+from .service import RngFactory, TableService
+
+__all__ = [
+    "BOT_LEVELS",
+    "ActResult",
+    "AlreadySeated",
+    "BadOption",
+    "BotFactory",
+    "BotPlayer",
+    "EndResult",
+    "Listener",
+    "NoTableHere",
+    "NotAllowed",
+    "NotSeated",
+    "NotYourTurn",
+    "PlayerHand",
+    "RngFactory",
+    "SafeBot",
+    "ScoreSheet",
+    "SeatInfo",
+    "SeatTaken",
+    "StaleAction",
+    "TableError",
+    "TableExists",
+    "TableFull",
+    "TableInfo",
+    "TableNotRunning",
+    "TableService",
+    "Version",
+    "safe_action",
+]

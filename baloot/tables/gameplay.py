@@ -1,0 +1,171 @@
+"""Playing at a table (issue 4): actions, private hands, the score sheet and what the bot keeps.
+
+A mixin of :class:`~baloot.tables.service.TableService`. An action is checked
+in this order — the table runs, the user sits there, the action is theirs,
+the button is current (``expected_version``), it is their turn, the engine
+accepts it — then committed and announced. Any failure raises and changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from ..actions import Action
+from ..record import replay_summary
+from ..storage.rows import StoredMessage, TableStatus
+from ..view import SeatView
+from .base import ServiceBase
+from .errors import NoTableHere, NotAllowed, NotSeated, NotYourTurn, StaleAction, TableNotRunning
+from .info import ActResult, PlayerHand, ScoreSheet, Version
+from .live import LiveTable, seat_row
+
+
+class GameplayOps(ServiceBase):
+    """Actions and views of a running table."""
+
+    async def _running(self, table_id: int) -> LiveTable:
+        """The live table of a button, or the right error for one that closed or never was."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        row = await self.storage.table(table_id)
+        if row is None:
+            raise NoTableHere("That table does not exist.")
+        raise TableNotRunning("This table has closed; its match is over.")
+
+    @staticmethod
+    def _seat_in_match(table: LiveTable, user_id: int) -> int:
+        if table.status != TableStatus.PLAYING:
+            raise TableNotRunning("The match has not started yet.")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise NotSeated()
+        return seat
+
+    async def act(
+        self,
+        table_id: int,
+        user_id: int,
+        action: Action | Mapping[str, Any],
+        expected_version: Version | None,
+    ) -> ActResult:
+        """Apply a seated player's action (an Action or its R10 JSON; a missing ``seat`` is theirs).
+
+        ``expected_version`` is the (hand, action count) the button was drawn
+        for; a stale button or a second press of the same one raises
+        StaleAction. Pass None only where no button is involved.
+        """
+        table = await self._running(table_id)
+        async with table.lock:
+            seat = self._seat_in_match(table, user_id)
+            if not isinstance(action, Action):
+                obj = dict(action)
+                obj.setdefault("seat", seat)
+                action = Action.from_json(obj)
+            if action.seat != seat:
+                raise NotAllowed("That is not your hand.")
+            if expected_version is not None and tuple(expected_version) != table.version:
+                raise StaleAction()
+            if table.to_move != seat:
+                raise NotYourTurn()
+            hand_no = table.hand_no
+            assert table.match is not None and hand_no is not None
+            was_away = bool((info := table.seats[seat]) and info.away)
+            applied = await self.referee.apply(table, action, by_user_id=user_id, auto=False, by_bot=False)
+            table.timeouts[seat] = 0
+            if was_away:
+                await self.turns.set_away(table, seat, False)
+            await self.turns.start_turn(table)
+            version = table.version
+            assert version is not None
+            return ActResult(
+                table_id=table.id,
+                action_json=applied.to_json(),
+                version=version,
+                hand_finished=table.match.hands[hand_no].finished,
+                match_finished=table.match.finished,
+                hand=None if table.match.finished else self._player_hand(table, seat),
+            )
+
+    async def act_in(
+        self, channel_id: int, user_id: int, action: Action | Mapping[str, Any], expected_version: Version | None
+    ) -> ActResult:
+        """:meth:`act` on the live table of a channel."""
+        return await self.act(self._in_channel(channel_id).id, user_id, action, expected_version)
+
+    def _player_hand(self, table: LiveTable, seat: int) -> PlayerHand:
+        view = table.view_of(seat)
+        hand_no = table.hand_no
+        version = table.version
+        assert view is not None and hand_no is not None and version is not None
+        deadline = table.deadline if table.to_move == seat else None
+        return PlayerHand(table.id, seat, hand_no, version, view, deadline)
+
+    async def my_hand(self, table_id: int, user_id: int) -> PlayerHand:
+        """The seated player's private view; a player marked away is back (with a fresh turn)."""
+        table = await self._running(table_id)
+        async with table.lock:
+            seat = self._seat_in_match(table, user_id)
+            await self._come_back(table, seat)
+            return self._player_hand(table, seat)
+
+    async def my_hand_in(self, channel_id: int, user_id: int) -> PlayerHand:
+        """:meth:`my_hand` at the live table of a channel."""
+        return await self.my_hand(self._in_channel(channel_id).id, user_id)
+
+    async def back(self, table_id: int, user_id: int) -> bool:
+        """A player says they are back; True if they were away."""
+        table = await self._running(table_id)
+        async with table.lock:
+            seat = self._seat_in_match(table, user_id)
+            return await self._come_back(table, seat)
+
+    async def _come_back(self, table: LiveTable, seat: int) -> bool:
+        info = table.seats[seat]
+        if info is None or not info.away:
+            return False
+        await self.turns.set_away(table, seat, False)
+        if table.to_move == seat:
+            await self.turns.start_turn(table)
+        return True
+
+    def score_sheet(self, channel_id: int) -> ScoreSheet:
+        """Every hand so far (R10 replay summaries) and the match score (R8)."""
+        table = self._in_channel(channel_id)
+        if table.match is None:
+            return ScoreSheet(table.id, table.rules.target, (), (0, 0), None)
+        summary = replay_summary(table.match)
+        return ScoreSheet(
+            table.id, table.rules.target, tuple(summary["hands"]), table.match_score, table.match.winner
+        )
+
+    def public_view(self, table_id: int) -> SeatView | None:
+        """What everyone may see of the current hand (no cards in hand; ``seat`` is -1)."""
+        return self._by_id(table_id).public_view()
+
+    # -- what the Discord layer keeps --------------------------------------------------------------
+    async def set_dm_closed(self, table_id: int, user_id: int, closed: bool = True) -> bool:
+        """Note that a player's DMs are closed (or open again); True if this changed (tell them once)."""
+        table = self._by_id(table_id)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise NotSeated()
+            info = table.seats[seat]
+            assert info is not None
+            if info.dm_closed == closed:
+                return False
+            new = dataclasses.replace(info, dm_closed=closed)
+            await self.storage.put_seats([seat_row(table.id, new)])
+            table.seats[seat] = new
+            return True
+
+    async def remember_message(self, table_id: int, key: str, channel_id: int, message_id: int) -> None:
+        """Keep a message id (e.g. ``"hand:3"``, ``"dm:<user>"``) to edit it after a restart."""
+        await self.storage.set_message(table_id, key, channel_id, message_id)
+
+    async def messages(self, table_id: int) -> dict[str, StoredMessage]:
+        return {m.key: m for m in await self.storage.messages(table_id)}

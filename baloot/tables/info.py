@@ -1,0 +1,119 @@
+"""Snapshots the table service returns: frozen values a renderer can use without locks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules import Rules
+from ..storage.rows import TableStatus
+from ..view import SeatView
+
+Version = tuple[int, int]
+"""(hand number, number of actions in that hand): what a button was drawn for."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits at a seat (R1: team = seat % 2) and how they are doing."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    is_bot: bool = False
+    bot_level: str | None = None
+    away: bool = False
+    dm_closed: bool = False
+    vacated: bool = False  # a human who left a running match; played for them
+
+    @property
+    def team(self) -> int:
+        return self.seat & 1
+
+    @property
+    def human(self) -> bool:
+        """A person sits here now (not a bot, not left)."""
+        return not self.is_bot and not self.vacated and self.user_id is not None
+
+    @property
+    def played_for(self) -> bool:
+        """The seat is played without waiting for a person (a bot, away or left)."""
+        return self.is_bot or self.away or self.vacated
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table as the service knows it now."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    status: TableStatus
+    rules: Rules
+    turn_seconds: float
+    language: str | None
+    seats: tuple[SeatInfo | None, SeatInfo | None, SeatInfo | None, SeatInfo | None]
+    version: Version | None  # None until the first deal
+    match_score: tuple[int, int]
+    to_move: int | None
+    end_votes: frozenset[int] = frozenset()
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat where this user sits now (not counting a seat they left)."""
+        for info in self.seats:
+            if info is not None and info.user_id == user_id and not info.vacated:
+                return info.seat
+        return None
+
+    @property
+    def full(self) -> bool:
+        return all(s is not None for s in self.seats)
+
+    @property
+    def humans(self) -> tuple[SeatInfo, ...]:
+        return tuple(s for s in self.seats if s is not None and s.human)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerHand:
+    """A seated player's private view with what a button needs in its ``custom_id``."""
+
+    table_id: int
+    seat: int
+    hand_no: int
+    version: Version
+    view: SeatView
+    deadline: float | None  # Unix time when this seat's turn times out, if it is their turn
+
+
+@dataclass(frozen=True, slots=True)
+class ActResult:
+    """What an accepted action did, for the reply to the press that made it."""
+
+    table_id: int
+    action_json: dict[str, Any]
+    version: Version  # the version right after the action (before any new deal)
+    hand_finished: bool
+    match_finished: bool
+    hand: PlayerHand | None  # the actor's fresh view (None once the match is over)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """The match so far: the R10 replay summary of each hand and the running score (R8)."""
+
+    table_id: int
+    target: int
+    hands: tuple[dict[str, Any], ...]
+    score: tuple[int, int]
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class EndResult:
+    """The outcome of an ``end`` request: ended now, or a vote recorded."""
+
+    ended: bool
+    votes: int
+    needed: int

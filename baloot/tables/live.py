@@ -1,0 +1,171 @@
+"""The in-memory state of one table: its seats, its match (rebuilt from the record) and its lock.
+
+Only the table service changes a :class:`LiveTable`, always under
+``table.lock`` and only after storage has accepted the change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+from typing import Any
+
+from ..hand import Hand
+from ..match import Match
+from ..rules import Rules
+from ..storage.rows import MatchResult, ResultSeat, SeatRow, TableRow, TableStatus
+from ..view import SeatView, seat_view
+from .info import SeatInfo, TableInfo, Version
+
+Seats = list[SeatInfo | None]
+
+
+def seat_info(row: SeatRow) -> SeatInfo:
+    return SeatInfo(
+        seat=row.seat,
+        user_id=row.user_id,
+        name=row.display_name,
+        is_bot=row.is_bot,
+        bot_level=row.bot_level,
+        away=row.away,
+        dm_closed=row.dm_closed,
+        vacated=row.vacated,
+    )
+
+
+def seat_row(table_id: int, info: SeatInfo) -> SeatRow:
+    return SeatRow(
+        table_id=table_id,
+        seat=info.seat,
+        user_id=info.user_id,
+        display_name=info.name,
+        is_bot=info.is_bot,
+        bot_level=info.bot_level,
+        away=info.away,
+        dm_closed=info.dm_closed,
+        vacated=info.vacated,
+    )
+
+
+class LiveTable:
+    """One open or playing table."""
+
+    def __init__(self, row: TableRow, seats: list[SeatRow], match: Match | None, rng: random.Random) -> None:
+        self.id = row.id
+        self.guild_id = row.guild_id
+        self.channel_id = row.channel_id
+        self.creator_id = row.creator_id
+        self.status = row.status
+        self.rules = Rules.from_json(row.rules)
+        self.turn_seconds = row.turn_seconds
+        self.language = row.language
+        self.seats: Seats = [None, None, None, None]
+        for s in seats:
+            self.seats[s.seat] = seat_info(s)
+        self.match = match
+        self.rng = rng
+        self.bot_rng = random.Random(rng.getrandbits(64))
+        self.lock = asyncio.Lock()
+        self.end_votes: set[int] = set()
+        self.timeouts = [0, 0, 0, 0]  # timeouts in a row, per seat
+        self.turn_task: asyncio.Task[None] | None = None
+        self.deadline: float | None = None  # Unix time the current turn times out
+
+    # -- the game ---------------------------------------------------------------
+    @property
+    def hand(self) -> Hand | None:
+        return None if self.match is None else self.match.current
+
+    @property
+    def hand_no(self) -> int | None:
+        return None if self.match is None or not self.match.hands else len(self.match.hands) - 1
+
+    @property
+    def version(self) -> Version | None:
+        """(hand number, actions in it): changes with every accepted action and deal."""
+        hand = self.hand
+        hand_no = self.hand_no
+        return None if hand is None or hand_no is None else (hand_no, len(hand.actions))
+
+    @property
+    def to_move(self) -> int | None:
+        hand = self.hand
+        if self.status != TableStatus.PLAYING or hand is None or hand.finished:
+            return None
+        return hand.to_move
+
+    @property
+    def match_score(self) -> tuple[int, int]:
+        return (0, 0) if self.match is None else (self.match.score[0], self.match.score[1])
+
+    def view_of(self, seat: int) -> SeatView | None:
+        """``seat``'s private view (R: nothing hidden of other seats), or None before the deal."""
+        hand = self.hand
+        if hand is None:
+            return None
+        return seat_view(hand, seat, self._score_before(hand))
+
+    def public_view(self) -> SeatView | None:
+        """A view with no cards in hand and no legal actions: what everyone may see (seat -1)."""
+        hand = self.hand
+        if hand is None:
+            return None
+        view = seat_view(hand, 0, self._score_before(hand))
+        return dataclasses.replace(view, seat=-1, hand=(), legal=())
+
+    def _score_before(self, hand: Hand) -> tuple[int, int]:
+        return hand.match_score
+
+    # -- seats -------------------------------------------------------------------
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat this user sits at now (a seat they left does not count)."""
+        for info in self.seats:
+            if info is not None and info.user_id == user_id and not info.vacated:
+                return info.seat
+        return None
+
+    def humans(self) -> list[SeatInfo]:
+        return [s for s in self.seats if s is not None and s.human]
+
+    def info(self) -> TableInfo:
+        s = self.seats
+        return TableInfo(
+            id=self.id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            creator_id=self.creator_id,
+            status=self.status,
+            rules=self.rules,
+            turn_seconds=self.turn_seconds,
+            language=self.language,
+            seats=(s[0], s[1], s[2], s[3]),
+            version=self.version,
+            match_score=self.match_score,
+            to_move=self.to_move,
+            end_votes=frozenset(self.end_votes),
+        )
+
+    def record(self) -> dict[str, Any]:
+        """The R10 record of what was played (equal to what storage holds)."""
+        return self.match.to_record() if self.match is not None else {"format": "baloot-game/1", "hands": []}
+
+    def result(self, finished_at: float, *, abandoned: bool) -> MatchResult:
+        """The result row of this match (issue 6): score, winner, record and who sat where."""
+        assert self.match is not None
+        seats = tuple(
+            ResultSeat(seat=s.seat, user_id=s.user_id, is_bot=s.is_bot, left_early=s.vacated or s.away)
+            for s in self.seats
+            if s is not None
+        )
+        return MatchResult(
+            table_id=self.id,
+            guild_id=self.guild_id,
+            finished_at=finished_at,
+            score=self.match_score,
+            winner_team=None if abandoned else self.match.winner,
+            hands_played=sum(1 for h in self.match.hands if h.finished),
+            record=self.match.to_record(),
+            seats=seats,
+            abandoned=abandoned,
+        )

@@ -1,0 +1,299 @@
+"""Seating and table life (issue 4): create, join, leave, start, bots, end, language.
+
+A mixin of :class:`~baloot.tables.service.TableService`. Seating across
+tables runs under the service's lobby lock (a user sits at one table at a
+time); each change to a table runs under its own lock, is stored, and then
+announced.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+from ..rules import Rules
+from ..storage.rows import GuildSettings, TableStatus
+from . import options
+from .base import ServiceBase
+from .errors import (
+    AlreadySeated,
+    BadOption,
+    NotAllowed,
+    NotSeated,
+    SeatTaken,
+    TableExists,
+    TableFull,
+    TableNotRunning,
+)
+from .events import EndReason, EndVoteCast, PlayerBack, SeatsChanged, TableCreated, TableEnded, TableSettingsChanged
+from .info import EndResult, SeatInfo, TableInfo
+from .live import LiveTable, seat_row
+
+
+def _check_seat_and_team(seat: int | None, team: int | None) -> None:
+    if seat is not None and (isinstance(seat, bool) or seat not in range(4)):
+        raise BadOption("Seats are numbered 0 to 3.")
+    if team is not None and (isinstance(team, bool) or team not in (0, 1)):
+        raise BadOption("Teams are 0 (seats 0 and 2) and 1 (seats 1 and 3).")
+
+
+def _open_seat(table: LiveTable, seat: int | None, team: int | None) -> int:
+    """R1: a free seat at an open table — the chosen one, one of the team's, or the first."""
+    if seat is not None:
+        if table.seats[seat] is not None:
+            raise SeatTaken()
+        return seat
+    free = [s for s in range(4) if table.seats[s] is None and (team is None or s & 1 == team)]
+    if not free:
+        raise TableFull("That team is full." if team is not None else None)
+    return free[0]
+
+
+def _left_seat(table: LiveTable, user_id: int, seat: int | None, team: int | None) -> int:
+    """A seat someone left during the match: theirs if they come back, else the chosen or first one."""
+    left = [s.seat for s in table.seats if s is not None and s.vacated]
+    if seat is not None:
+        if seat not in left:
+            raise SeatTaken()
+        return seat
+    mine = [s for s in left if (info := table.seats[s]) is not None and info.user_id == user_id]
+    choices = mine or [s for s in left if team is None or s & 1 == team]
+    if not choices:
+        raise TableFull("The match has started and no seat is free.")
+    return choices[0]
+
+
+class LobbyOps(ServiceBase):
+    """Table creation, seating and ending."""
+
+    async def create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        *,
+        rules: Rules | Mapping[str, object] | None = None,
+        turn_seconds: float | None = None,
+        language: str | None = None,
+    ) -> TableInfo:
+        """Open a table in this channel with its options; the creator sits at seat 0."""
+        table_rules = options.table_rules(rules)
+        seconds = options.turn_seconds(
+            self.turn_seconds_default if turn_seconds is None else turn_seconds, self.turn_seconds_range
+        )
+        lang = options.language(language)
+        async with self._lobby_lock:
+            if channel_id in self._by_channel:
+                raise TableExists()
+            if user_id in self._seated:
+                raise AlreadySeated()
+            first = SeatInfo(0, user_id, name)
+            row = await self.storage.create_table(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                creator_id=user_id,
+                rules=table_rules.to_json(),
+                turn_seconds=seconds,
+                language=lang,
+                first_seat=seat_row(0, first),
+            )
+            table = LiveTable(row, [seat_row(row.id, first)], None, self.rng_factory(row.id))
+            self._register(table)
+            async with table.lock:
+                info = table.info()
+                await self.announcer.emit(TableCreated(table_id=table.id, channel_id=channel_id, table=info))
+        return info
+
+    async def join(
+        self, channel_id: int, user_id: int, name: str, *, seat: int | None = None, team: int | None = None
+    ) -> TableInfo:
+        """Sit down: at a chosen seat, in a team (0: seats 0 and 2, 1: seats 1 and 3), or the first free.
+
+        Before the match a seated player may move to another free seat; once it
+        runs, only a seat someone left can be taken (its owner gets it back).
+        """
+        _check_seat_and_team(seat, team)
+        async with self._lobby_lock:
+            table = self._in_channel(channel_id)
+            async with table.lock:
+                elsewhere = self._seated.get(user_id)
+                if elsewhere is not None and elsewhere != table.id:
+                    raise AlreadySeated()
+                current = table.seat_of(user_id)
+                if table.status == TableStatus.OPEN:
+                    if current is not None and seat is None and (team is None or current & 1 == team):
+                        raise AlreadySeated("You are already at this table.")
+                    target = _open_seat(table, seat, team)
+                    new = SeatInfo(target, user_id, name)
+                    await self.storage.put_seats(
+                        [seat_row(table.id, new)], remove=[] if current is None else [(table.id, current)]
+                    )
+                    if current is not None:
+                        table.seats[current] = None
+                    returning = False
+                else:
+                    if current is not None:
+                        raise AlreadySeated("You are already at this table.")
+                    target = _left_seat(table, user_id, seat, team)
+                    old = table.seats[target]
+                    assert old is not None
+                    returning = old.user_id == user_id
+                    new = dataclasses.replace(old, user_id=user_id, name=name, vacated=False, away=False)
+                    await self.storage.put_seats([seat_row(table.id, new)])
+                table.seats[target] = new
+                table.timeouts[target] = 0
+                self._seated[user_id] = table.id
+                await self.announcer.emit(SeatsChanged(table_id=table.id, channel_id=channel_id, table=table.info()))
+                if table.status == TableStatus.PLAYING:
+                    if returning:
+                        await self.announcer.emit(
+                            PlayerBack(table_id=table.id, channel_id=channel_id, seat=target, user_id=user_id)
+                        )
+                    if table.to_move == target:
+                        await self.turns.start_turn(table)  # now a person's turn, with the full time
+                return table.info()
+
+    async def leave(self, channel_id: int, user_id: int) -> TableInfo:
+        """Stand up. During a match the seat is played for (by a bot if there is one) until retaken.
+
+        When no person is left at the table it is closed as abandoned.
+        """
+        table = self._in_channel(channel_id)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise NotSeated()
+            info = table.seats[seat]
+            assert info is not None
+            if table.status == TableStatus.OPEN:
+                await self.storage.remove_seat(table.id, seat)
+                table.seats[seat] = None
+            else:
+                new = dataclasses.replace(info, vacated=True, away=False)
+                await self.storage.put_seats([seat_row(table.id, new)])
+                table.seats[seat] = new
+            self._seated.pop(user_id, None)
+            table.end_votes.discard(user_id)
+            if not table.humans():
+                await self._close(table, TableStatus.ABANDONED, EndReason.EMPTY, user_id)
+                return table.info()
+            await self.announcer.emit(SeatsChanged(table_id=table.id, channel_id=channel_id, table=table.info()))
+            if table.to_move == seat:
+                await self.turns.start_turn(table)
+            return table.info()
+
+    async def start(self, channel_id: int, user_id: int) -> TableInfo:
+        """Deal the first hand (R1, R2) once four are seated; by the creator or a seated player."""
+        table = self._in_channel(channel_id)
+        async with table.lock:
+            if table.status != TableStatus.OPEN:
+                raise TableNotRunning("The match has already started.")
+            if user_id != table.creator_id and table.seat_of(user_id) is None:
+                raise NotAllowed("Only the table's creator or a seated player can start the match.")
+            seated = sum(1 for s in table.seats if s is not None)
+            if seated < 4:
+                raise NotAllowed(f"Four players are needed to start; {seated} seated.")
+            await self.referee.start_match(table)
+            await self.turns.start_turn(table)
+            return table.info()
+
+    async def fill_with_bots(self, channel_id: int, user_id: int, level: str = "normal") -> TableInfo:
+        """Seat a bot of ``level`` in every empty seat (issue 5); by the creator or a seated player."""
+        if self.bot_factory is None:
+            raise NotAllowed("Bots are not available here.")
+        if level not in self.bot_levels:
+            raise BadOption(f"The bot level must be one of: {', '.join(self.bot_levels)}.")
+        table = self._in_channel(channel_id)
+        async with table.lock:
+            if table.status != TableStatus.OPEN:
+                raise TableNotRunning("Bots can fill seats only before the match starts.")
+            if user_id != table.creator_id and table.seat_of(user_id) is None:
+                raise NotAllowed("Only the table's creator or a seated player can add bots.")
+            empty = [s for s in range(4) if table.seats[s] is None]
+            if not empty:
+                raise TableFull("There are no empty seats.")
+            bots = [SeatInfo(s, None, f"Bot {s + 1}", is_bot=True, bot_level=level) for s in empty]
+            await self.storage.put_seats([seat_row(table.id, b) for b in bots])
+            for bot in bots:
+                table.seats[bot.seat] = bot
+            await self.announcer.emit(SeatsChanged(table_id=table.id, channel_id=channel_id, table=table.info()))
+            return table.info()
+
+    async def end(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> EndResult:
+        """End the table: at once by its creator or a server admin, else by a majority vote of the seated."""
+        table = self._in_channel(channel_id)
+        async with table.lock:
+            humans = table.humans()
+            needed = len(humans) // 2 + 1
+            if user_id == table.creator_id:
+                reason = EndReason.CREATOR
+            elif is_admin:
+                reason = EndReason.ADMIN
+            else:
+                if table.seat_of(user_id) is None:
+                    raise NotAllowed("Only the creator, a server admin or a vote of the seated players can end it.")
+                if user_id in table.end_votes:
+                    raise NotAllowed("You have already voted to end this table.")
+                table.end_votes.add(user_id)
+                votes = len(table.end_votes)
+                if votes < needed:
+                    await self.announcer.emit(
+                        EndVoteCast(
+                            table_id=table.id, channel_id=channel_id, user_id=user_id, votes=votes, needed=needed
+                        )
+                    )
+                    return EndResult(False, votes, needed)
+                reason = EndReason.VOTE
+            await self._close(table, TableStatus.ENDED, reason, user_id)
+            return EndResult(True, len(table.end_votes), needed)
+
+    async def _close(self, table: LiveTable, status: TableStatus, reason: EndReason, by_user_id: int | None) -> None:
+        """Under the lock: store the closing (with an abandoned result if a match was under way)."""
+        match = table.match
+        result = None
+        if table.status == TableStatus.PLAYING and match is not None and not match.finished:
+            result = table.result(self.clock(), abandoned=True)
+        await self.storage.close_table(table.id, status, reason.value, result)
+        table.status = status
+        self._unregister(table)
+        await self.announcer.emit(
+            TableEnded(
+                table_id=table.id,
+                channel_id=table.channel_id,
+                reason=reason,
+                by_user_id=by_user_id,
+                match_score=table.match_score,
+            )
+        )
+
+    # -- languages ------------------------------------------------------------------------------
+    async def set_language(self, channel_id: int, user_id: int, language: str | None, *, is_admin: bool) -> TableInfo:
+        """Set the table's language (None: follow the server); by its creator or an admin."""
+        lang = options.language(language)
+        table = self._in_channel(channel_id)
+        async with table.lock:
+            if user_id != table.creator_id and not is_admin:
+                raise NotAllowed("Only the table's creator or a server admin can set its language.")
+            await self.storage.set_table_language(table.id, lang)
+            table.language = lang
+            info = table.info()
+            await self.announcer.emit(TableSettingsChanged(table_id=table.id, channel_id=channel_id, table=info))
+            return info
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        return await self.storage.guild_settings(guild_id)
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> GuildSettings:
+        """Set a server's channel language (None: English, the default)."""
+        current = await self.storage.guild_settings(guild_id)
+        settings = dataclasses.replace(current, language=options.language(language))
+        await self.storage.save_guild_settings(settings)
+        return settings
+
+    async def set_guild_ai_rated(self, guild_id: int, rated: bool) -> GuildSettings:
+        """Whether matches with bots change ratings in this server (issue 6)."""
+        current = await self.storage.guild_settings(guild_id)
+        settings = dataclasses.replace(current, ai_rated=bool(rated))
+        await self.storage.save_guild_settings(settings)
+        return settings

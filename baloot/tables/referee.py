@@ -1,0 +1,178 @@
+"""Applying accepted actions: engine first, then storage, then the listeners (ARCHITECTURE.md).
+
+Every method here runs with the table's lock held. The engine validates (and
+changes nothing on an illegal action); the action is committed to SQLite;
+only then is it announced. If the commit fails, the in-memory match is
+rebuilt from its record without that action, so memory never runs ahead of
+the database. New hands are dealt from the table's RNG, their deck stored
+before use (R2, R10); a won match is stored with its result in the same
+transaction as its last action (R8).
+"""
+
+from __future__ import annotations
+
+from ..actions import Action, ActionType
+from ..match import Match, shuffled_deck
+from ..record import hand_summary, match_from_record, replay_summary
+from ..storage import Storage
+from ..storage.rows import TableStatus
+from ..view import seat_view
+from .events import (
+    ActionApplied,
+    HandFinished,
+    HandStarted,
+    MatchFinished,
+    TableEvent,
+    TrickCompleted,
+)
+from .listeners import Announcer
+from .live import LiveTable
+
+
+class Referee:
+    """Applies actions and deals hands for the table service."""
+
+    def __init__(self, storage: Storage, announcer: Announcer) -> None:
+        self.storage = storage
+        self.announcer = announcer
+
+    async def start_match(self, table: LiveTable) -> None:
+        """R1: a random first dealer; store the first deck and mark the table playing; deal."""
+        dealer = table.rng.randrange(4)
+        deck = shuffled_deck(table.rng)
+        await self.storage.start_match(table.id, dealer, [c.text for c in deck])
+        match = Match(table.rules, dealer)
+        match.deal(deck)
+        table.match = match
+        table.status = TableStatus.PLAYING
+        await self._announce_hand(table)
+
+    async def deal_next(self, table: LiveTable) -> None:
+        """Deal the next hand (R1: the deal passes to the right), storing its deck first."""
+        match = table.match
+        assert match is not None and match.needs_deal
+        deck = shuffled_deck(table.rng)
+        await self.storage.add_hand(table.id, len(match.hands), match.next_dealer, [c.text for c in deck])
+        match.deal(deck)
+        await self._announce_hand(table)
+
+    async def _announce_hand(self, table: LiveTable) -> None:
+        hand = table.hand
+        hand_no = table.hand_no
+        version = table.version
+        assert hand is not None and hand_no is not None and version is not None
+        await self.announcer.emit(
+            HandStarted(
+                table_id=table.id,
+                channel_id=table.channel_id,
+                hand_no=hand_no,
+                dealer=hand.dealer,
+                up_card=hand.deck[20],
+                version=version,
+                match_score=table.match_score,
+            )
+        )
+
+    async def apply(
+        self,
+        table: LiveTable,
+        action: Action,
+        *,
+        by_user_id: int | None,
+        auto: bool,
+        by_bot: bool,
+        preface: tuple[TableEvent, ...] = (),
+    ) -> Action:
+        """Validate with the engine, commit, announce (``preface`` first); returns the action as applied."""
+        match = table.match
+        hand = table.hand
+        hand_no = table.hand_no
+        assert match is not None and hand is not None and hand_no is not None
+        idx = len(hand.actions)
+        match.apply(action)  # raises a BalootError and changes nothing if illegal
+        applied = hand.actions[-1]
+        result = table.result(self.storage.clock(), abandoned=False) if match.finished else None
+        try:
+            await self.storage.add_action(
+                table.id, hand_no, idx, applied.to_json(), by_user_id=by_user_id, auto=auto, result=result
+            )
+        except BaseException:
+            table.match = self._without_last_action(match)
+            raise
+        if result is not None:
+            table.status = TableStatus.FINISHED
+        for event in preface:
+            await self.announcer.emit(event)
+        await self._announce_action(table, applied, hand_no, idx, by_user_id, auto, by_bot)
+        if match.needs_deal:
+            await self.deal_next(table)
+        return applied
+
+    @staticmethod
+    def _without_last_action(match: Match) -> Match:
+        record = match.to_record()
+        record["hands"][-1]["actions"].pop()
+        return match_from_record(record)
+
+    async def _announce_action(
+        self,
+        table: LiveTable,
+        action: Action,
+        hand_no: int,
+        idx: int,
+        by_user_id: int | None,
+        auto: bool,
+        by_bot: bool,
+    ) -> None:
+        match = table.match
+        assert match is not None
+        hand = match.hands[hand_no]
+        ids = {"table_id": table.id, "channel_id": table.channel_id}
+        emit = self.announcer.emit
+        info = table.seats[action.seat]
+        await emit(
+            ActionApplied(
+                **ids,
+                hand_no=hand_no,
+                index=idx,
+                action=action,
+                seat=action.seat,
+                user_id=by_user_id if by_user_id is not None else (info.user_id if info else None),
+                auto=auto,
+                by_bot=by_bot,
+                version=(hand_no, idx + 1),
+                phase=hand.phase,
+                to_move=None if hand.finished else hand.to_move,
+            )
+        )
+        plays = sum(1 for a in hand.actions if a.type is ActionType.PLAY)
+        if action.type is ActionType.PLAY and plays % 4 == 0:
+            view = seat_view(hand, 0)
+            trick = view.tricks[-1]
+            assert trick.winner is not None
+            await emit(
+                TrickCompleted(
+                    **ids,
+                    hand_no=hand_no,
+                    trick_no=plays // 4,
+                    winner=trick.winner,
+                    cards=trick.cards,
+                    tricks_won=view.tricks_won,
+                    card_points=view.card_points,
+                )
+            )
+        if hand.finished:
+            score = hand.score or (0, 0)
+            await emit(
+                HandFinished(
+                    **ids,
+                    hand_no=hand_no,
+                    summary=hand_summary(hand),
+                    hand_score=score,
+                    match_score=table.match_score,
+                )
+            )
+        if match.winner is not None:
+            await emit(
+                MatchFinished(**ids, winner=match.winner, score=table.match_score, replay=replay_summary(match))
+            )

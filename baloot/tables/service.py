@@ -1,0 +1,137 @@
+"""The async table service (issue 4, ARCHITECTURE.md): tables, seats, turns, bots; no Discord.
+
+One table per channel (or thread); a user sits at one table at a time.
+Everything that changes a table happens under that table's ``asyncio.Lock``
+in arrival order: checked, applied through the engine, committed to storage,
+then announced to listeners (:mod:`.events`). Bad input raises one of
+:mod:`.errors` (or an engine error) and changes nothing.
+
+Seating and game operations live in :mod:`.lobby` and :mod:`.gameplay`
+(mixins of :class:`TableService`); this module holds the construction,
+lookups, restart and shutdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+
+from ..errors import BalootError
+from ..record import match_from_record
+from ..storage import Storage
+from ..storage.rows import TableStatus
+from .bots import BOT_LEVELS, BotFactory
+from .events import TableResumed
+from .gameplay import GameplayOps
+from .info import TableInfo
+from .listeners import Announcer, Listener
+from .live import LiveTable
+from .lobby import LobbyOps
+from .options import TURN_SECONDS_RANGE
+from .referee import Referee
+from .turns import TurnRunner, TurnSettings
+
+log = logging.getLogger("baloot.tables")
+
+RngFactory = Callable[[int], random.Random]
+"""Gives a table (by id) its random generator: decks, first dealer and bot seeds."""
+
+
+def system_rng(table_id: int) -> random.Random:
+    """The default: a generator seeded from the operating system."""
+    return random.Random()
+
+
+class TableService(LobbyOps, GameplayOps):
+    """Drives every table of the bot. Create it, ``await resume_all()``, add listeners."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        rng_factory: RngFactory = system_rng,
+        turn_seconds_default: float = 60.0,
+        turn_seconds_range: tuple[float, float] = TURN_SECONDS_RANGE,
+        reminder_seconds: float = 15.0,
+        away_after: int = 2,
+        bot_delay: float = 1.0,
+        bot_factory: BotFactory | None = None,
+        bot_levels: Sequence[str] = BOT_LEVELS,
+        takeover_level: str = "normal",
+        bot_executor: Executor | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        if away_after < 1:
+            raise ValueError("away_after must be at least 1")
+        self.storage = storage
+        self.rng_factory = rng_factory
+        self.turn_seconds_default = turn_seconds_default
+        self.turn_seconds_range = turn_seconds_range
+        self.bot_factory = bot_factory
+        self.bot_levels = tuple(bot_levels)
+        self.clock = clock
+        self.announcer = Announcer()
+        self.referee = Referee(storage, self.announcer)
+        self.turns = TurnRunner(
+            self.referee,
+            storage,
+            self.announcer,
+            TurnSettings(reminder_seconds, away_after, bot_delay, takeover_level),
+            bot_factory=bot_factory,
+            bot_executor=bot_executor,
+            clock=clock,
+        )
+        self._tables: dict[int, LiveTable] = {}
+        self._by_channel: dict[int, int] = {}
+        self._seated: dict[int, int] = {}  # user id -> table id
+        self._lobby_lock = asyncio.Lock()
+        self._closed = False
+
+    # -- listeners ------------------------------------------------------------------------
+    def add_listener(self, listener: Listener) -> None:
+        """Receive every event (an ``async`` callable); its exceptions are logged, never raised."""
+        self.announcer.add(listener)
+
+    def remove_listener(self, listener: Listener) -> None:
+        self.announcer.remove(listener)
+
+    # -- restart and shutdown -----------------------------------------------------------------
+    async def resume_all(self) -> list[TableInfo]:
+        """Rebuild every open or playing table from storage and restart its timers (fresh turn).
+
+        The match is the replay of the stored record through the engine. A
+        table whose record no longer replays is logged and left alone.
+        """
+        resumed: list[TableInfo] = []
+        for row in await self.storage.live_tables():
+            if row.id in self._tables:
+                continue
+            try:
+                record = await self.storage.game_record(row.id)
+                match = match_from_record(record) if record["hands"] else None
+            except BalootError:
+                log.exception("table %s does not replay; not resumed", row.id)
+                continue
+            table = LiveTable(row, await self.storage.seats(row.id), match, self.rng_factory(row.id))
+            self._register(table)
+            async with table.lock:
+                if table.status == TableStatus.PLAYING and match is None:
+                    await self.referee.start_match(table)  # stopped between start and first deal
+                elif match is not None and match.needs_deal:
+                    await self.referee.deal_next(table)
+                await self.announcer.emit(
+                    TableResumed(table_id=table.id, channel_id=table.channel_id, table=table.info())
+                )
+                await self.turns.start_turn(table)
+            resumed.append(table.info())
+        return resumed
+
+    async def close(self) -> None:
+        """Stop every timer and bot task; the storage stays open (its owner closes it)."""
+        self._closed = True
+        for table in list(self._tables.values()):
+            self.turns.cancel(table)

@@ -1,0 +1,223 @@
+"""Turns (issue 4 "Turn timer", issue 5 "In the bot"): timers, reminders, auto-play and bots.
+
+For each turn the runner starts one task. A person's turn has the table's
+turn time, a :class:`TurnReminder` when ``reminder_seconds`` remain, and at
+the deadline the seat is played with the safe policy (:mod:`.autoplay`); after
+``away_after`` timeouts in a row the player is marked away. A seat that is
+played for — a bot, a player away, a player who left — is played after
+``bot_delay``: by a bot from the factory when there is one (off the event
+loop), else by the safe policy. Every task re-checks the table's version
+under the lock before acting, so a turn that was answered meanwhile is left
+alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+
+from ..actions import Action
+from ..storage import Storage
+from ..storage.rows import TableStatus
+from .autoplay import SafeBot, safe_action
+from .bots import BotFactory, BotPlayer, choose_off_loop
+from .events import PlayerAway, PlayerBack, TurnReminder, TurnStarted, TurnTimedOut
+from .info import SeatInfo, Version
+from .listeners import Announcer
+from .live import LiveTable, seat_row
+from .referee import Referee
+
+log = logging.getLogger("baloot.tables")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TurnSettings:
+    """How turns run; ``bot_delay`` is also the pause before an away or absent seat is played."""
+
+    reminder_seconds: float = 15.0
+    away_after: int = 2
+    bot_delay: float = 1.0
+    takeover_level: str = "normal"
+
+
+class TurnRunner:
+    """Starts, times and plays turns for the table service."""
+
+    def __init__(
+        self,
+        referee: Referee,
+        storage: Storage,
+        announcer: Announcer,
+        settings: TurnSettings,
+        *,
+        bot_factory: BotFactory | None,
+        bot_executor: Executor | None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.referee = referee
+        self.storage = storage
+        self.announcer = announcer
+        self.settings = settings
+        self.bot_factory = bot_factory
+        self.bot_executor = bot_executor
+        self.clock = clock
+        self._bots: dict[str, BotPlayer] = {}
+
+    # -- starting and stopping -------------------------------------------------------
+    async def start_turn(self, table: LiveTable) -> None:
+        """Under the lock: announce whose turn it is and start its timer (or its bot)."""
+        self.cancel(table)
+        seat = table.to_move
+        version = table.version
+        if seat is None or version is None:
+            table.deadline = None
+            return
+        info = table.seats[seat]
+        played_for = info is None or info.played_for
+        delay = self.settings.bot_delay if played_for else table.turn_seconds
+        table.deadline = self.clock() + delay
+        await self.announcer.emit(
+            TurnStarted(
+                table_id=table.id,
+                channel_id=table.channel_id,
+                seat=seat,
+                user_id=info.user_id if info else None,
+                deadline=table.deadline,
+                version=version,
+                played_for=played_for,
+            )
+        )
+        table.turn_task = asyncio.create_task(
+            self._run(table, seat, version, played_for), name=f"baloot-turn-{table.id}-{version}"
+        )
+
+    @staticmethod
+    def cancel(table: LiveTable) -> None:
+        """Stop the table's turn task (never the task calling this)."""
+        task = table.turn_task
+        table.turn_task = None
+        if task is not None and task is not asyncio.current_task() and not task.done():
+            task.cancel()
+
+    async def _run(self, table: LiveTable, seat: int, version: Version, played_for: bool) -> None:
+        try:
+            if played_for:
+                await self._play_for(table, seat, version)
+            else:
+                await self._time_turn(table, seat, version)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("turn of seat %s at table %s failed", seat, table.id)
+
+    @staticmethod
+    def _current(table: LiveTable, version: Version) -> bool:
+        return table.status == TableStatus.PLAYING and table.version == version
+
+    # -- a person's turn ------------------------------------------------------------------
+    async def _time_turn(self, table: LiveTable, seat: int, version: Version) -> None:
+        total = table.turn_seconds
+        remind = self.settings.reminder_seconds
+        if 0 < remind < total:
+            await asyncio.sleep(total - remind)
+            async with table.lock:
+                if not self._current(table, version):
+                    return
+                info = table.seats[seat]
+                await self.announcer.emit(
+                    TurnReminder(
+                        table_id=table.id,
+                        channel_id=table.channel_id,
+                        seat=seat,
+                        user_id=info.user_id if info else None,
+                        deadline=table.deadline or self.clock(),
+                        version=version,
+                    )
+                )
+            await asyncio.sleep(remind)
+        else:
+            await asyncio.sleep(total)
+        async with table.lock:
+            if not self._current(table, version):
+                return
+            view = table.view_of(seat)
+            assert view is not None
+            action = safe_action(view.legal, view.trump)
+            table.timeouts[seat] += 1
+            count = table.timeouts[seat]
+            info = table.seats[seat]
+            timed_out = TurnTimedOut(
+                table_id=table.id,
+                channel_id=table.channel_id,
+                seat=seat,
+                user_id=info.user_id if info else None,
+                action=action,
+                timeouts=count,
+            )
+            try:
+                await self.referee.apply(
+                    table, action, by_user_id=None, auto=True, by_bot=False, preface=(timed_out,)
+                )
+            except BaseException:
+                table.timeouts[seat] -= 1
+                raise
+            if count >= self.settings.away_after:
+                await self.set_away(table, seat, True)
+            await self.start_turn(table)
+
+    async def set_away(self, table: LiveTable, seat: int, away: bool) -> None:
+        """Under the lock: store and announce a player going away or coming back."""
+        info = table.seats[seat]
+        if info is None or info.away == away:
+            return
+        new = dataclasses.replace(info, away=away)
+        await self.storage.put_seats([seat_row(table.id, new)])
+        table.seats[seat] = new
+        table.timeouts[seat] = 0
+        event = PlayerAway if away else PlayerBack
+        await self.announcer.emit(
+            event(table_id=table.id, channel_id=table.channel_id, seat=seat, user_id=info.user_id)
+        )
+
+    # -- a seat played for (bot, away, left) ------------------------------------------------------
+    def bot_for(self, info: SeatInfo | None) -> BotPlayer | None:
+        """The bot that plays this seat, or None when the safe policy does."""
+        if self.bot_factory is None:
+            return None
+        level = (info.bot_level if info is not None and info.is_bot else None) or self.settings.takeover_level
+        bot = self._bots.get(level)
+        if bot is None:
+            bot = self._bots[level] = self.bot_factory(level)
+        return bot
+
+    async def _play_for(self, table: LiveTable, seat: int, version: Version) -> None:
+        await asyncio.sleep(self.settings.bot_delay)
+        async with table.lock:
+            if not self._current(table, version):
+                return
+            view = table.view_of(seat)
+            info = table.seats[seat]
+            seed = table.bot_rng.getrandbits(63)
+        assert view is not None
+        bot = self.bot_for(info)
+        action: Action | None = None
+        if bot is not None:
+            try:
+                action = await choose_off_loop(bot, view, seed, self.bot_executor)
+            except Exception:
+                log.exception("bot for seat %s at table %s failed; playing safe", seat, table.id)
+            if action is not None and action not in view.legal:
+                log.warning("bot at table %s chose illegal %s; playing safe", table.id, action)
+                action = None
+        if action is None:
+            action = SafeBot().choose(view, table.bot_rng)
+        async with table.lock:
+            if not self._current(table, version):
+                return
+            auto = info is None or not info.is_bot
+            await self.referee.apply(table, action, by_user_id=None, auto=auto, by_bot=bot is not None)
+            await self.start_turn(table)
