@@ -31,7 +31,7 @@ class PlayPosition:
     seat: int
     trump: int  # NO_TRUMP in Sun
     legal: int  # cards the seat may play now
-    trick: Sequence[tuple[int, int]]  # (seat, card) in play order
+    trick: Sequence[int]  # cards of the current trick in play order (the leader's first)
     best: int  # the card winning the trick (if any)
     winner: int  # the seat winning the trick (if any)
     gone: int  # every card played, the current trick included
@@ -121,7 +121,7 @@ class CardChooser:
         pos = self.pos
         seat, trump = pos.seat, pos.trump
         trick = pos.trick
-        led_suit = trick[0][1] >> 3
+        led_suit = trick[0] >> 3
         later_opps = [(seat + k) & 3 for k in range(1, 4 - len(trick)) if k & 1]
         partner_winning = pos.winner == seat ^ 2
         if partner_winning and not _beaten_later(pos, pos.best, led_suit, later_opps):
@@ -133,7 +133,7 @@ class CardChooser:
             if safe:
                 return self._richest(safe)
             if not partner_winning:
-                at_stake = sum(self.points[c] for _, c in trick)
+                at_stake = sum(self.points[c] for c in trick)
                 if at_stake >= 10:
                     return max(winners, key=lambda c: (c >> 3 == trump, _strength(c, trump)))
         return self._cheapest(legal)

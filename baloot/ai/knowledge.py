@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..cards import BEATS, FULL_DECK, HIGHER_TRUMP, NO_TRUMP, SUIT_MASK
 from ..hand import Phase
 from ..play import is_ekka
+from ..projects import Project
 from ..view import SeatView, TrickView
 
 
@@ -36,11 +37,12 @@ class Knowledge:
     known: tuple[int, int, int, int]
     counts: tuple[int, int, int, int]
     up_card: int | None  # the up card when the view shows it (R2.2)
+    on_table: int  # the up card while bidding: face up, in nobody's hand (R2.2)
 
     @property
     def unseen(self) -> int:
-        """Cards neither in this seat's hand nor played."""
-        return FULL_DECK & ~self.mine & ~self.gone
+        """Cards this seat has not seen: in other hands or (while bidding) undealt."""
+        return FULL_DECK & ~self.mine & ~self.gone & ~self.on_table
 
     def void(self, seat: int, suit: int) -> bool:
         """True when ``seat`` certainly holds no card of ``suit``."""
@@ -98,6 +100,28 @@ def excluded_by_play(view: SeatView) -> tuple[int, int, int, int]:
     return excluded[0], excluded[1], excluded[2], excluded[3]
 
 
+def longer_run_cards(projects: tuple[Project, ...]) -> int:
+    """Cards that would have made a declared sequence a better project (R6.1).
+
+    A Sira or Fifty with the card above or below it would have been a Fifty or
+    Hundred, and a five-card run with the card above a higher Hundred, so a
+    player who declared it does not hold them (unless another of its declared
+    projects uses them, which the caller leaves out).
+    """
+    mask = 0
+    for project in projects:
+        if project.suit is None:
+            continue
+        length = project.mask.bit_count()
+        base = project.suit * 8
+        if project.top < 7:
+            mask |= 1 << (base + project.top + 1)
+        bottom = project.top - length + 1
+        if length < 5 and bottom > 0:
+            mask |= 1 << (base + bottom - 1)
+    return mask
+
+
 def infer(view: SeatView) -> Knowledge:
     """Deduce what ``view.seat`` knows about every hand (R2, R5, R6.2)."""
     seat = view.seat
@@ -113,14 +137,18 @@ def infer(view: SeatView) -> Knowledge:
     up_card = view.up_card.index if view.up_card is not None else None
     counts = [5, 5, 5, 5] if view.phase == Phase.BIDDING else [8 - played_by[s].bit_count() for s in range(4)]
     known = [0, 0, 0, 0]
+    excluded = list(excluded_by_play(view))
     for s, projects in view.declared:
+        used = 0
         for project in projects:
             known[s] |= project.mask & ~gone
+            used |= project.mask
+        excluded[s] |= longer_run_cards(projects) & ~used
+    if up_card is not None and view.phase != Phase.BIDDING and view.taker is not None:
+        known[view.taker] |= (1 << up_card) & ~gone  # R2.4: the taker holds the up card
     known[seat] = mine
-    excluded = excluded_by_play(view)
-    pool = FULL_DECK & ~mine & ~gone
-    if up_card is not None and view.phase == Phase.BIDDING:
-        pool &= ~(1 << up_card)  # on the table, in nobody's hand yet (R2.2)
+    on_table = (1 << up_card) if up_card is not None and view.phase == Phase.BIDDING else 0
+    pool = FULL_DECK & ~mine & ~gone & ~on_table
     others_known = 0
     for s in range(4):
         if s != seat:
@@ -141,4 +169,5 @@ def infer(view: SeatView) -> Knowledge:
         known=(known[0], known[1], known[2], known[3]),
         counts=(counts[0], counts[1], counts[2], counts[3]),
         up_card=up_card,
+        on_table=on_table,
     )

@@ -8,7 +8,7 @@ from .easy import EasyPlayer
 from .normal import NormalPlayer
 from .player import Player, RandomPlayer
 
-LEVELS: Final = ("random", "easy", "normal")
+LEVELS: Final = ("random", "easy", "normal", "hard")
 
 
 def make_player(level: str, budget_ms: float | None = None) -> Player:
@@ -19,4 +19,8 @@ def make_player(level: str, budget_ms: float | None = None) -> Player:
         return EasyPlayer()
     if level == "normal":
         return NormalPlayer()
+    if level == "hard":
+        from .hard import HardPlayer
+
+        return HardPlayer() if budget_ms is None else HardPlayer(budget_ms=budget_ms)
     raise ValueError(f"unknown AI level {level!r}; choose one of {', '.join(LEVELS)}")

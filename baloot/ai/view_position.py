@@ -23,14 +23,14 @@ def position_from_view(view: SeatView, knowledge: Knowledge | None = None) -> Pl
     """The play position seen by ``view.seat`` (R5), with its deductions about other hands."""
     k = knowledge if knowledge is not None else infer(view)
     trump = NO_TRUMP if view.trump is None else view.trump
-    trick: list[tuple[int, int]] = []
+    trick: list[int] = []
     best = winner = 0
     if view.current_trick is not None:
         for seat, card in view.current_trick.cards:
             c = card.index
             if not trick or BEATS[(trump * 32 + best) * 32 + c]:
                 best, winner = c, seat
-            trick.append((seat, c))
+            trick.append(c)
     taker = view.taker if view.taker is not None else 0
     return PlayPosition(
         seat=view.seat,

@@ -1,0 +1,206 @@
+"""Deals consistent with one seat's view, for the hard level's search.
+
+:func:`sample_holdings` draws the other seats' hidden cards from what the seat
+has not seen, honouring every deduction of :mod:`knowledge` (voids, R5.2 trump
+inferences, declared projects). :func:`deck_for` turns the full hands into a
+deck that deals them (R2: packets of 3 then 2 from p1, the up card at
+``deck[20]``, the completion with 2 cards for the taker and 3 for the others),
+and :func:`sample_hand` replays ``view.history`` on it (R10), so the result is
+a full :class:`~baloot.hand.Hand` at the view's position. Only the view is
+read, never the real deal.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..actions import ActionType
+from ..cards import ALL_CARDS, SUIT_MASK, Card, iter_bits
+from ..errors import BalootError
+from ..hand import Hand, Phase
+from ..view import SeatView
+from .knowledge import Knowledge, infer
+
+STOCK = 4
+"""Pseudo-seat for the cards still undealt while bidding (R2.4)."""
+
+
+def sample_holdings(k: Knowledge, rng: random.Random) -> list[int] | None:
+    """Hidden cards for each seat (index 4: the undealt stock while bidding), or None if impossible.
+
+    Every card of the unseen pool goes to a seat that may hold it
+    (``k.allowed``) until each seat holds ``k.counts`` cards. Cards with the
+    fewest possible owners are placed first, each to a random owner weighted
+    by the room it has left; a dead end is repaired by moving cards along
+    augmenting paths, so a consistent deal is always found when one exists.
+    """
+    seat = k.seat
+    holdings = [0, 0, 0, 0, 0]
+    room = [0, 0, 0, 0, 0]
+    allowed = [0, 0, 0, 0, 0]
+    pool = k.unseen
+    for s in range(4):
+        if s == seat:
+            holdings[s] = k.mine
+            continue
+        holdings[s] = k.known[s]
+        pool &= ~k.known[s]
+        room[s] = k.counts[s] - k.known[s].bit_count()
+        allowed[s] = k.allowed[s] & ~k.known[s]
+        if room[s] < 0:
+            return None
+    pool_size = pool.bit_count()
+    room[STOCK] = pool_size - sum(room[:4])
+    if room[STOCK] < 0:
+        return None
+    allowed[STOCK] = pool if room[STOCK] else 0
+    owners = [s for s in range(5) if room[s]]
+    cards = list(iter_bits(pool))
+    rng.shuffle(cards)
+    cards.sort(key=lambda c: sum(1 for s in owners if allowed[s] >> c & 1))
+    owner_of: dict[int, int] = {}
+    for c in cards:
+        eligible = [s for s in owners if room[s] and allowed[s] >> c & 1]
+        if not eligible:
+            if not _augment(c, owners, allowed, room, owner_of, set()):
+                return None
+            continue
+        pick = rng.randrange(sum(room[s] for s in eligible))
+        for s in eligible:
+            pick -= room[s]
+            if pick < 0:
+                owner_of[c] = s
+                room[s] -= 1
+                break
+    for c, s in owner_of.items():
+        holdings[s] |= 1 << c
+    return holdings
+
+
+def _augment(
+    card: int,
+    owners: list[int],
+    allowed: list[int],
+    room: list[int],
+    owner_of: dict[int, int],
+    seen: set[int],
+) -> bool:
+    """Place ``card`` by moving already placed cards (an augmenting path, as in bipartite matching)."""
+    for s in owners:
+        if not allowed[s] >> card & 1 or s in seen:
+            continue
+        seen.add(s)
+        if room[s]:
+            owner_of[card] = s
+            room[s] -= 1
+            return True
+        for other, holder in list(owner_of.items()):
+            if holder == s and _augment(other, owners, allowed, room, owner_of, seen):
+                room[s] += 1  # ``other`` left s; ``card`` takes its place
+                owner_of[card] = s
+                room[s] -= 1
+                return True
+    return False
+
+
+def up_card_candidates(view: SeatView, taker_hand: int) -> list[int]:
+    """Cards of the taker's 8 that could have been the up card, judging by the bids (R3).
+
+    Round one Hokum makes trumps the up card's suit; a round-two confirmation
+    names another suit; Ashkal is not bid on an Ace (unless ``ashkal_on_ace``);
+    the third round happens only on an Ace (R9).
+    """
+    if view.up_card is not None:
+        return [view.up_card.index]
+    bids = view.bids
+    mask = taker_hand
+    named = [b.suit for b in bids if b.type is ActionType.HOKUM and b.suit is not None]
+    if named:
+        mask &= ~SUIT_MASK[named[-1]]
+    elif view.contract == "hokum" and view.trump is not None:
+        mask &= SUIT_MASK[view.trump]
+    aces = 0x80808080
+    if any(b.type is ActionType.ASHKAL for b in bids) and not view.rules.ashkal_on_ace:
+        mask &= ~aces
+    if view.rules.third_round_on_ace and len(bids) > 8 and all(b.type is ActionType.PASS for b in bids[:8]):
+        mask &= aces
+    return list(iter_bits(mask))
+
+
+def deck_for(
+    view: SeatView, starts: list[int], up_card: int, stock: int, rng: random.Random
+) -> list[Card]:
+    """A deck that deals ``starts`` (each seat's 8 cards, or 5 while bidding) by R2.
+
+    ``up_card`` is dealt to ``deck[20]``; while bidding, ``stock`` holds the
+    11 undealt cards.
+    """
+    dealer = view.dealer
+    order = [(dealer + 1 + i) % 4 for i in range(4)]
+    firsts: list[list[int]] = []
+    rests: list[list[int]] = []
+    for s in order:
+        cards = [c for c in iter_bits(starts[s]) if c != up_card]
+        rng.shuffle(cards)
+        firsts.append(cards[:5])
+        rests.append(cards[5:])
+    deck = [c for f in firsts for c in f[:3]] + [c for f in firsts for c in f[3:5]] + [up_card]
+    if view.phase == Phase.BIDDING:
+        rest = list(iter_bits(stock))
+        rng.shuffle(rest)
+        deck += rest
+    else:
+        for r in rests:
+            deck += r
+    return [ALL_CARDS[c] for c in deck]
+
+
+def sample_deck(view: SeatView, rng: random.Random, knowledge: Knowledge | None = None) -> list[Card] | None:
+    """A random deck consistent with ``view`` (R2), or None if the sampler found none."""
+    k = knowledge if knowledge is not None else infer(view)
+    holdings = sample_holdings(k, rng)
+    if holdings is None:
+        return None
+    if view.phase == Phase.BIDDING:
+        assert k.up_card is not None
+        return deck_for(view, holdings[:4], k.up_card, holdings[STOCK], rng)
+    starts = [holdings[s] | k.played_by[s] for s in range(4)]
+    taker = view.taker
+    assert taker is not None
+    candidates = up_card_candidates(view, starts[taker])
+    if not candidates:
+        return None
+    return deck_for(view, starts, rng.choice(candidates), 0, rng)
+
+
+def replay(view: SeatView, deck: list[Card]) -> Hand | None:
+    """The hand dealt from ``deck`` with ``view.history`` replayed (R10).
+
+    None if an action is illegal on this deal, or if a declaration there
+    yields other projects than the view shows (R6.1: the best set is declared).
+    """
+    hand = Hand(view.dealer, deck, view.rules, view.match_score)
+    try:
+        for action in view.history:
+            hand.apply(action)
+    except BalootError:
+        return None
+    if view.declared and tuple(sorted(hand.declared.items())) != view.declared:
+        return None
+    return hand
+
+
+def sample_hand(
+    view: SeatView, rng: random.Random, knowledge: Knowledge | None = None, tries: int = 10
+) -> Hand | None:
+    """A full hand at ``view``'s position whose deal agrees with everything the seat knows."""
+    k = knowledge if knowledge is not None else infer(view)
+    for _ in range(tries):
+        deck = sample_deck(view, rng, k)
+        if deck is None:
+            continue
+        hand = replay(view, deck)
+        if hand is not None:
+            return hand
+    return None
+

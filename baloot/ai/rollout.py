@@ -1,0 +1,65 @@
+"""Playing a full-information hand to its end with the rule-based card player.
+
+Used by the hard level on sampled deals: every seat plays
+:class:`~baloot.ai.card_play.CardChooser` knowing all hands (the deal is a
+sample, so nothing real is revealed), declares its projects when it may
+(R6.2), and the result is the R7 hand score.
+"""
+
+from __future__ import annotations
+
+from ..actions import PLAY_ACTIONS, ActionType
+from ..hand import Hand, Phase
+from .card_play import CardChooser, PlayPosition
+
+GAHWA_VALUE = 152
+"""A Gahwa won (R4, R7) wins the match: valued as the default target (R8)."""
+
+
+def play_out(hand: Hand, chooser: CardChooser) -> None:
+    """Play ``hand`` (in the play phase, R5) to its end."""
+    declare = ActionType.DECLARE
+    while hand.phase is Phase.PLAYING:
+        legal = hand.legal_actions()
+        if len(legal) == 1:
+            hand.apply(legal[0])
+            continue
+        last = legal[-1]
+        if last.type is declare:
+            hand.apply(last)
+            continue
+        mask = 0
+        for action in legal:
+            card = action.card
+            if card is not None:
+                mask |= card.bit
+        if mask & (mask - 1) == 0:
+            hand.apply(legal[0])
+            continue
+        seat = hand.to_move
+        trick = hand.trick
+        gone = hand.played
+        for c in trick:
+            gone |= 1 << c
+        pos = PlayPosition(
+            seat=seat,
+            trump=hand.trump,
+            legal=mask,
+            trick=trick,
+            best=hand.best,
+            winner=hand.winner_seat,
+            gone=gone,
+            allowed=hand.hands,
+            declarers=hand.declarers,
+        )
+        hand.apply(PLAY_ACTIONS[seat][chooser.choose(pos)])
+
+
+def team_value(hand: Hand, team: int) -> int:
+    """``team``'s hand score minus the other team's (R7); a Gahwa counts :data:`GAHWA_VALUE`."""
+    result = hand.result
+    if result is None:
+        return 0
+    if result.gahwa_winner is not None:
+        return GAHWA_VALUE if result.gahwa_winner == team else -GAHWA_VALUE
+    return result.score[team] - result.score[1 - team]
