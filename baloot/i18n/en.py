@@ -85,6 +85,7 @@ _GAME: Final = {
 _TABLE: Final = {
     "table.title": "Baloot — hand {n}",
     "table.title_waiting": "Baloot table",
+    "table.seats": "Seats",
     "table.teams": "Teams",
     "table.team_line": "**{team}**: {a} & {b}",
     "table.dealer": "Dealer",
@@ -154,6 +155,8 @@ _TABLE: Final = {
     "sheet.thrown_in": "thrown in",
     "sheet.in_play": "in play",
     "sheet.earlier": "… {count} earlier hands",
+    "sheet.row": "**{n}.** {contract} — {a} : {b}  ({ta} : {tb})",
+    "sheet.header": "{a} : {b}",
     "sheet.empty": "No hand has been played yet.",
     # The private hand.
     "hand.title": "Your hand — {name}",

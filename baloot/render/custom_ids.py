@@ -1,0 +1,164 @@
+"""Button custom_ids: compact, ≤ 100 characters, and parsed back exactly.
+
+An action button's id is ``bl:{table}:{seat}:{hand}:{index}:{code}``:
+
+- ``table``: the table id, ``[0-9A-Za-z_-]{1,32}`` (a channel snowflake fits);
+- ``seat``: 0..3, the seat whose hand the button belongs to;
+- ``hand``, ``index``: the version — the hand's number in the match (0-based)
+  and how many actions that hand had when the view was drawn. The table
+  service refuses a press whose version is not the current one (a stale
+  button) and a duplicate press (same version twice) is applied once;
+- ``code``: the action: ``p`` pass, ``h`` Hokum, ``hS``/``hH``/``hD``/``hC``
+  Hokum naming a suit (R3.2), ``s`` Sun, ``a`` Ashkal, ``k`` Kawesh, ``d`` Sun
+  double, ``dL``/``dO`` Hokum double locked/open, ``t`` Triple,
+  ``fL``/``fO`` Four locked/open, ``g`` Gahwa, ``x`` declare projects,
+  ``c`` + card (``cQH``) play a card.
+
+A table button (on the channel message) is ``bl:{table}:{kind}`` with kind
+``mine`` ("My hand").
+
+The cogs make these ``discord.ui.DynamicItem``s with templates
+:data:`ACTION_ID_TEMPLATE` and :data:`TABLE_ID_TEMPLATE` (matched with
+``fullmatch``, as discord.py does).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from ..actions import Action, ActionType
+from ..cards import SUITS, Card
+from ..errors import NotationError
+
+PREFIX: Final = "bl"
+TABLE_ID_PATTERN: Final = r"[0-9A-Za-z_-]{1,32}"
+ACTION_CODE_PATTERN: Final = r"p|h[SHDC]?|s|a|k|d[LO]?|t|f[LO]|g|x|c[789TJQKA][SHDC]"
+ACTION_ID_TEMPLATE: Final = (
+    rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):(?P<seat>[0-3]):(?P<hand>[0-9]{{1,5}}):"
+    rf"(?P<index>[0-9]{{1,5}}):(?P<action>{ACTION_CODE_PATTERN})"
+)
+"""The DynamicItem template of an action button (named groups: table, seat, hand, index, action)."""
+TABLE_BUTTONS: Final = ("mine",)
+TABLE_ID_TEMPLATE: Final = rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):(?P<kind>{'|'.join(TABLE_BUTTONS)})"
+"""The DynamicItem template of a table button (named groups: table, kind)."""
+_ACTION_RE: Final = re.compile(ACTION_ID_TEMPLATE)
+_TABLE_RE: Final = re.compile(TABLE_ID_TEMPLATE)
+_TABLE_ONLY_RE: Final = re.compile(TABLE_ID_PATTERN)
+_MAX_VERSION: Final = 99_999
+
+_SIMPLE: Final = {
+    ActionType.PASS: "p",
+    ActionType.SUN: "s",
+    ActionType.ASHKAL: "a",
+    ActionType.KAWESH: "k",
+    ActionType.TRIPLE: "t",
+    ActionType.GAHWA: "g",
+    ActionType.DECLARE: "x",
+}
+_SIMPLE_BACK: Final = {code: typ for typ, code in _SIMPLE.items()}
+
+
+class CustomIdError(NotationError):
+    """A custom_id that is not one of ours, or is malformed."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionId:
+    """A decoded action button: which table, whose hand, which version, which action."""
+
+    table_id: str
+    seat: int
+    hand_no: int
+    index: int
+    action: Action
+
+    @property
+    def version(self) -> tuple[int, int]:
+        """(hand number, action index) the button was drawn at."""
+        return (self.hand_no, self.index)
+
+
+def action_code(action: Action) -> str:
+    """The short code of an action (see the module docstring)."""
+    typ = action.type
+    simple = _SIMPLE.get(typ)
+    if simple is not None:
+        return simple
+    if typ is ActionType.HOKUM:
+        return "h" if action.suit is None else "h" + SUITS[action.suit]
+    if typ is ActionType.PLAY:
+        assert action.card is not None
+        return "c" + action.card.text
+    lock = "" if action.locked is None else ("L" if action.locked else "O")
+    if typ is ActionType.DOUBLE:
+        return "d" + lock
+    if lock == "":
+        raise CustomIdError("a Four must be locked or open (R4)")
+    return "f" + lock
+
+
+def action_from_code(seat: int, code: str) -> Action:
+    """The action of ``seat`` that ``code`` names; raises CustomIdError."""
+    if not re.fullmatch(ACTION_CODE_PATTERN, code):
+        raise CustomIdError(f"unknown action code {code!r}")
+    simple = _SIMPLE_BACK.get(code)
+    if simple is not None:
+        return Action(seat, simple)
+    head, rest = code[0], code[1:]
+    if head == "h":
+        return Action(seat, ActionType.HOKUM, suit=SUITS.index(rest) if rest else None)
+    if head == "c":
+        return Action(seat, ActionType.PLAY, Card.parse(rest))
+    locked = None if not rest else rest == "L"
+    return Action(seat, ActionType.DOUBLE if head == "d" else ActionType.FOUR, locked=locked)
+
+
+def _check_table_id(table_id: str) -> None:
+    if not isinstance(table_id, str) or not _TABLE_ONLY_RE.fullmatch(table_id):
+        raise CustomIdError(f"table id {table_id!r} must be 1-32 characters of [0-9A-Za-z_-]")
+
+
+def encode_action_id(table_id: str, seat: int, version: tuple[int, int], action: Action) -> str:
+    """The custom_id of ``seat``'s button for ``action`` at ``version`` (hand_no, action index)."""
+    _check_table_id(table_id)
+    hand_no, index = version
+    if not (0 <= hand_no <= _MAX_VERSION and 0 <= index <= _MAX_VERSION):
+        raise CustomIdError(f"version {version!r} is out of range")
+    if action.seat != seat:
+        raise CustomIdError(f"action {action} is not seat {seat}'s")
+    return f"{PREFIX}:{table_id}:{seat}:{hand_no}:{index}:{action_code(action)}"
+
+
+def decode_action_id(custom_id: str) -> ActionId:
+    """Parse an action button's custom_id; raises :class:`CustomIdError` if malformed."""
+    if not isinstance(custom_id, str):
+        raise CustomIdError(f"{custom_id!r} is not a custom_id")
+    match = _ACTION_RE.fullmatch(custom_id)
+    if match is None:
+        raise CustomIdError(f"{custom_id[:120]!r} is not a Baloot action button id")
+    seat = int(match["seat"])
+    return ActionId(
+        table_id=match["table"],
+        seat=seat,
+        hand_no=int(match["hand"]),
+        index=int(match["index"]),
+        action=action_from_code(seat, match["action"]),
+    )
+
+
+def encode_table_id(table_id: str, kind: str = "mine") -> str:
+    """The custom_id of a button on the table message (``mine``: "My hand")."""
+    _check_table_id(table_id)
+    if kind not in TABLE_BUTTONS:
+        raise CustomIdError(f"unknown table button {kind!r}")
+    return f"{PREFIX}:{table_id}:{kind}"
+
+
+def decode_table_id(custom_id: str) -> tuple[str, str]:
+    """(table id, kind) of a table button; raises :class:`CustomIdError` if malformed."""
+    match = _TABLE_RE.fullmatch(custom_id) if isinstance(custom_id, str) else None
+    if match is None:
+        raise CustomIdError(f"{str(custom_id)[:120]!r} is not a Baloot table button id")
+    return match["table"], match["kind"]

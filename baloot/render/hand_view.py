@@ -1,0 +1,169 @@
+"""A seat's private view: its cards sorted by suit and buttons for exactly its legal actions.
+
+Built from a :class:`~baloot.view.SeatView` only, so it cannot show another
+seat's cards. Layout (≤ 3 of Discord's 5 rows): one row of action buttons
+(bids, confirm/switch, round-two suits, the doubling chain, declare), then the
+cards in one or two rows — legal plays enabled, every other card disabled.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ..actions import Action, ActionType
+from ..cards import Card, mask_of
+from ..hand import Phase
+from ..i18n import resolve_locale, t
+from ..projects import Project, best_projects
+from ..view import SeatView
+from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, balanced_rows, button, rows
+from .custom_ids import encode_action_id
+from .limits import DESCRIPTION, FIELD_VALUE, clip
+from .model import Payload, TableInfo
+from .sections import (
+    bid_lines,
+    contract_line,
+    doubling_line,
+    is_confirmation,
+    last_trick,
+    notice_text,
+    project_lines,
+    trick_lines,
+    up_card_text,
+)
+from .table import NO_MENTIONS, PHASE_COLORS
+from .text import action_text, card_text, projects_text, seat_name, sort_cards, team_name, timestamp
+
+_STYLES: Final = {
+    ActionType.PASS: SECONDARY,
+    ActionType.HOKUM: PRIMARY,
+    ActionType.SUN: PRIMARY,
+    ActionType.ASHKAL: PRIMARY,
+    ActionType.KAWESH: SECONDARY,
+    ActionType.DOUBLE: DANGER,
+    ActionType.TRIPLE: DANGER,
+    ActionType.FOUR: DANGER,
+    ActionType.GAHWA: DANGER,
+    ActionType.DECLARE: SUCCESS,
+}
+_RED_SUITS: Final = (1, 2)  # hearts, diamonds
+
+
+def start_hand(view: SeatView) -> tuple[Card, ...]:
+    """The seat's cards when play began: held now plus those it has played (R6.2)."""
+    played = [c for trick in view.tricks for s, c in trick.cards if s == view.seat]
+    if view.current_trick is not None:
+        played += [c for s, c in view.current_trick.cards if s == view.seat]
+    return (*view.hand, *played)
+
+
+def own_projects(view: SeatView) -> tuple[Project, ...]:
+    """What a ``declare`` would announce for this seat (R6.1, judged on the starting hand)."""
+    sun = view.contract == "sun"
+    return best_projects(
+        mask_of(start_hand(view)), sun, None if sun else view.trump, view.rules.trump_sequence_priority
+    )
+
+
+def action_label(view: SeatView, action: Action, locale: str) -> str:
+    """A button's words: ``Hokum (confirm)``, ``Double (locked)``, ``Declare: Sira A-K-Q ♥``."""
+    if action.type is ActionType.DECLARE:
+        return t("project.declare_button", locale, projects=projects_text(own_projects(view), locale))
+    confirming = (
+        view.phase == Phase.BIDDING
+        and action.type in (ActionType.HOKUM, ActionType.SUN)
+        and is_confirmation((*view.bids, action), len(view.bids))
+    )
+    return action_text(action, locale, confirming=confirming)
+
+
+def hand_components(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> list[dict[str, Any]]:
+    """Action buttons for every legal non-card action, then every held card (legal ones enabled)."""
+    version = (hand_no, len(view.history))
+    legal = set(view.legal)
+    seat = view.seat
+
+    def cid(action: Action) -> str:
+        return encode_action_id(info.table_id, seat, version, action)
+
+    actions = [
+        button(action_label(view, a, locale), cid(a), _STYLES[a.type])
+        for a in view.legal
+        if a.type is not ActionType.PLAY
+    ]
+    cards = []
+    for card in sort_cards(view.hand, view.trump, view.contract == "sun"):
+        play = Action(seat, ActionType.PLAY, card)
+        style = DANGER if card.suit in _RED_SUITS else PRIMARY
+        cards.append(button(card_text(card, locale), cid(play), style, disabled=play not in legal))
+    return rows(actions) + balanced_rows(cards)
+
+
+def _status(info: TableInfo, view: SeatView, locale: str) -> str:
+    if view.phase == Phase.FINISHED:
+        return t("hand.over", locale)
+    if view.to_move == view.seat:
+        if info.turn_deadline is None:
+            return t("hand.your_turn_no_deadline", locale)
+        return t("hand.your_turn", locale, deadline=timestamp(info.turn_deadline))
+    if view.to_move is None:
+        return t("hand.over", locale)
+    return t("hand.waiting_for", locale, name=seat_name(info, view.to_move, locale))
+
+
+def hand_embed(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> dict[str, Any]:
+    """The private embed: status, the public state needed to play, the cards, us/them counts."""
+    seat = view.seat
+    description = [_status(info, view, locale), t("hand.partner", locale, name=seat_name(info, (seat + 2) % 4, locale))]
+    notice = notice_text(info.notice, info, locale)
+    if notice is not None:
+        description.append(notice)
+    last = last_trick(view)
+    us, them = seat & 1, 1 - (seat & 1)
+    candidates: list[tuple[str, str | None, bool]] = [
+        (t("hand.cards", locale), "  ".join(card_text(c, locale) for c in sort_cards(
+            view.hand, view.trump, view.contract == "sun")) or t("hand.no_cards", locale), False),
+        (t("table.up_card", locale), up_card_text(view.up_card, locale), True),
+        (t("table.contract", locale), contract_line(view, info, locale), True),
+        (t("table.doubling", locale), doubling_line(view, info, locale), True),
+        (t("table.bids", locale), bid_lines(view, info, locale) if view.phase == Phase.BIDDING else None, False),
+        (t("table.projects", locale), project_lines(view, info, locale), True),
+        (t("table.current_trick", locale),
+         None if view.current_trick is None else trick_lines(view.current_trick, info, locale), True),
+        (t("table.last_trick", locale, name=seat_name(info, last.winner or 0, locale)) if last else "",
+         None if last is None else trick_lines(last, info, locale), True),
+        (t("table.tricks", locale), None if view.phase < Phase.PLAYING else "\n".join(
+            t("table.tricks_line", locale, team=team_name(info, team, locale, viewer=seat),
+              tricks=view.tricks_won[team], points=view.card_points[team]) for team in (us, them)), False),
+        (t("table.match_score", locale), "\n".join(
+            t("table.score_line", locale, team=team_name(info, team, locale, viewer=seat),
+              points=view.match_score[team] + (view.hand_score or (0, 0))[team]) for team in (us, them)), True),
+    ]
+    fields = [
+        {"name": name, "value": clip(value, FIELD_VALUE), "inline": inline}
+        for name, value, inline in candidates
+        if value is not None
+    ]
+    return {
+        "title": t("table.title", locale, n=hand_no + 1) + " · " + t("hand.title", locale, name=seat_name(
+            info, seat, locale, marks=False)),
+        "description": clip("\n".join(description), DESCRIPTION),
+        "color": PHASE_COLORS[view.phase],
+        "fields": fields,
+        "footer": {"text": t("table.footer", locale, table=info.table_id)},
+    }
+
+
+def render_hand(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> Payload:
+    """The private message (DM or ephemeral reply) of ``view.seat`` for hand ``hand_no`` (0-based).
+
+    ``locale`` is the viewer's (their Discord locale). Button custom_ids carry
+    the version ``(hand_no, len(view.history))`` (see :mod:`.custom_ids`).
+    """
+    loc = resolve_locale(locale)
+    return {
+        "content": "",
+        "embeds": [hand_embed(info, view, hand_no, loc)],
+        "components": hand_components(info, view, hand_no, loc) if view.phase != Phase.FINISHED else [],
+        "allowed_mentions": NO_MENTIONS,
+    }

@@ -1,0 +1,59 @@
+"""Short messages: the rules summary, the score sheet, notices and error replies."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ..i18n import error_text, resolve_locale, t
+from ..match import Match
+from ..rules import Rules
+from .limits import CONTENT, clip
+from .model import Notice, Payload, TableInfo
+from .result import sheet_embed
+from .sections import notice_text
+from .table import NO_MENTIONS
+
+RULE_SECTIONS: Final = ("contracts", "bidding", "doubling", "play", "values", "projects", "scoring")
+BLUE: Final = 0x3498DB
+
+
+def render_rules(locale: str, rules: Rules | None = None) -> Payload:
+    """The rules in short (RULES.md): contracts, bidding, doubling, play, card values, projects, scoring."""
+    loc = resolve_locale(locale)
+    target = (rules or Rules()).target
+    embed: dict[str, Any] = {
+        "title": t("rules.title", loc),
+        "description": t("rules.intro", loc, target=target),
+        "color": BLUE,
+        "fields": [
+            {"name": t(f"rules.{s}.name", loc), "value": t(f"rules.{s}.value", loc), "inline": False}
+            for s in RULE_SECTIONS
+        ],
+    }
+    return {"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}
+
+
+def render_score_sheet(info: TableInfo, match: Match, locale: str | None = None) -> Payload:
+    """The score sheet of every hand (``/baloot score``), the winner once the match is over."""
+    loc = resolve_locale(locale if locale is not None else info.language)
+    return {"content": "", "embeds": [sheet_embed(info, match, loc)], "components": [],
+            "allowed_mentions": NO_MENTIONS}
+
+
+def render_notice(info: TableInfo, notice: Notice, locale: str | None = None) -> Payload:
+    """A one-line message (timeout, away/back, table resumed, DMs closed, joins...)."""
+    loc = resolve_locale(locale if locale is not None else info.language)
+    text = notice_text(notice, info, loc) or ""
+    return {"content": clip(text, CONTENT), "components": [], "allowed_mentions": NO_MENTIONS}
+
+
+def render_text(key: str, locale: str, **params: object) -> Payload:
+    """A catalog text as a message (a private reply such as ``error.no_table``)."""
+    return {"content": clip(t(key, resolve_locale(locale), **params), CONTENT), "components": [],
+            "allowed_mentions": NO_MENTIONS}
+
+
+def render_error(exc: BaseException, locale: str) -> Payload:
+    """The private reply for a refused action or command (engine or table-service error)."""
+    return {"content": clip(error_text(exc, resolve_locale(locale)), CONTENT), "components": [],
+            "allowed_mentions": NO_MENTIONS}

@@ -1,0 +1,137 @@
+"""Pieces of the public state shared by the table message and the private view.
+
+Every function here reads only public facts of a :class:`~baloot.view.SeatView`
+(bids, contract, doubling, declared projects, played cards, counts); none reads
+``view.hand`` or ``view.legal``, so the table message cannot leak a hand.
+"""
+
+from __future__ import annotations
+
+from ..actions import Action, ActionType
+from ..cards import SUIT_SYMBOLS, Card
+from ..i18n import t
+from ..view import SeatView, TrickView
+from .model import Notice, TableInfo
+from .text import action_text, card_text, contract_text, escape, level_text, projects_text, seat_name
+
+
+def is_confirmation(bids: tuple[Action, ...], index: int) -> bool:
+    """R3.1 C / R3.2: a Hokum or Sun by a seat that already bid Hokum confirms or switches."""
+    action = bids[index]
+    if action.type not in (ActionType.HOKUM, ActionType.SUN) or action.suit is not None:
+        return False
+    return any(b.seat == action.seat and b.type is ActionType.HOKUM for b in bids[:index])
+
+
+def bid_lines(view: SeatView, info: TableInfo, locale: str) -> str:
+    """Every bid in order, one per line: ``Ali: Pass``."""
+    if not view.bids:
+        return t("table.no_bids", locale)
+    return "\n".join(
+        t(
+            "action.by",
+            locale,
+            name=seat_name(info, a.seat, locale),
+            action=action_text(a, locale, confirming=is_confirmation(view.bids, i)),
+        )
+        for i, a in enumerate(view.bids)
+    )
+
+
+def contract_line(view: SeatView, info: TableInfo, locale: str) -> str | None:
+    """``Hokum Hearts ♥ — Ali`` (or the Ashkal bidder for the taker); None while bidding."""
+    if view.taker is None or view.contract is None:
+        return None
+    text = contract_text(view.contract, view.trump, locale)
+    bids = [b for b in view.bids if b.type is not ActionType.PASS]
+    if bids and bids[-1].type is ActionType.ASHKAL:
+        return t(
+            "table.ashkal_by",
+            locale,
+            contract=t("contract.ashkal", locale),
+            bidder=seat_name(info, bids[-1].seat, locale),
+            name=seat_name(info, view.taker, locale),
+        )
+    return t("table.contract_by", locale, contract=text, name=seat_name(info, view.taker, locale))
+
+
+def doubling_line(view: SeatView, info: TableInfo, locale: str) -> str | None:
+    """The level, locked/open, and the chain (R4); None before doubling or with no double."""
+    if view.level <= 1 and not any(a.type is not ActionType.PASS for a in view.doubling):
+        return None
+    lock = t("play.locked" if view.locked else "play.open", locale)
+    head = t("table.doubling_value", locale, level=level_text(view.level, locale), lock=lock)
+    chain = t("list.sep", locale).join(
+        t("action.by", locale, name=seat_name(info, a.seat, locale), action=action_text(a, locale))
+        for a in view.doubling
+        if a.type is not ActionType.PASS
+    )
+    return f"{head}\n{chain}" if chain else head
+
+
+def project_lines(view: SeatView, info: TableInfo, locale: str) -> str | None:
+    """Declared projects: their kind during the first trick, then the cards and which won (R6.2)."""
+    declared = [(seat, projects) for seat, projects in view.declared if projects]
+    if not declared:
+        return None
+    compared = bool(view.tricks)
+    lines = []
+    for seat, projects in declared:
+        text = projects_text(projects, locale, cards=compared)
+        key = "table.project_declared"
+        if compared and view.project_team is not None:
+            key = "table.project_won" if seat & 1 == view.project_team else "table.project_lost"
+        lines.append(t(key, locale, name=seat_name(info, seat, locale), projects=text))
+    return "\n".join(lines)
+
+
+def baloot_line(view: SeatView, info: TableInfo, locale: str) -> str | None:
+    """``Baloot: Ali`` once the holder has played both K and Q of trumps (R6.3)."""
+    if view.baloot_announced is None:
+        return None
+    return t("table.baloot_by", locale, baloot=t("baloot", locale), name=seat_name(info, view.baloot_announced, locale))
+
+
+def trick_lines(trick: TrickView, info: TableInfo, locale: str) -> str:
+    """The cards of a trick in play order, ``Ali: Q♥`` per line."""
+    if not trick.cards:
+        return t("table.trick_empty", locale, name=seat_name(info, trick.leader, locale))
+    return "\n".join(
+        t("action.by", locale, name=seat_name(info, seat, locale), action=card_text(card, locale))
+        for seat, card in trick.cards
+    )
+
+
+def last_trick(view: SeatView) -> TrickView | None:
+    return view.tricks[-1] if view.tricks else None
+
+
+def up_card_text(card: Card | None, locale: str) -> str | None:
+    return None if card is None else card_text(card, locale)
+
+
+def turn_line(view: SeatView, info: TableInfo, locale: str) -> str | None:
+    """``**Ali** to act — in 42 seconds`` with a Discord relative timestamp."""
+    if view.to_move is None:
+        return None
+    name = seat_name(info, view.to_move, locale)
+    if info.turn_deadline is None:
+        return t("table.turn_no_deadline", locale, name=name)
+    return t("table.turn_line", locale, name=name, deadline=f"<t:{int(info.turn_deadline)}:R>")
+
+
+def notice_text(notice: Notice | None, info: TableInfo, locale: str) -> str | None:
+    """The table service's latest event in words."""
+    if notice is None:
+        return None
+    params: dict[str, object] = {k: (escape(v) if isinstance(v, str) and not v.startswith("<") else v)
+                                 for k, v in notice.params}
+    if notice.seat is not None:
+        params["name"] = seat_name(info, notice.seat, locale)
+    if notice.action is not None:
+        params["action"] = action_text(notice.action, locale)
+    return t(notice.key, locale, **params)
+
+
+def suit_symbol(suit: int) -> str:
+    return SUIT_SYMBOLS[suit]

@@ -1,0 +1,160 @@
+"""The channel message of a table: one per hand, edited as the hand goes on.
+
+Built from the public facts only (see :mod:`baloot.render.sections`), with the
+R7 breakdown when the hand ends and the winner and score sheet when the match
+ends. It carries the "My hand" button while the match runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ..bidding import Outcome
+from ..hand import Phase
+from ..i18n import resolve_locale, t
+from ..match import Match
+from ..rules import Rules
+from ..view import seat_view
+from .components import PRIMARY, button, rows
+from .custom_ids import encode_table_id
+from .limits import DESCRIPTION, EMBED_TOTAL, FIELD_VALUE, clip
+from .model import Payload, TableInfo
+from .result import breakdown_embed, pair_lines, score_before, sheet_embed, team_label
+from .sections import (
+    baloot_line,
+    bid_lines,
+    contract_line,
+    doubling_line,
+    last_trick,
+    notice_text,
+    project_lines,
+    trick_lines,
+    turn_line,
+    up_card_text,
+)
+from .text import seat_name
+
+PHASE_COLORS: Final = {Phase.BIDDING: 0x3498DB, Phase.DOUBLING: 0xE67E22, Phase.PLAYING: 0x2ECC71,
+                       Phase.FINISHED: 0x95A5A6}
+NO_MENTIONS: Final[dict[str, Any]] = {"parse": []}
+
+
+def _field(name: str, value: str | None, inline: bool = False) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    return {"name": name, "value": clip(value, FIELD_VALUE), "inline": inline}
+
+
+def teams_text(info: TableInfo, locale: str) -> str:
+    """``**Team 1**: Ali & Omar`` per team (seats 0/2 and 1/3, R1)."""
+    return "\n".join(
+        t("table.team_line", locale, team=team_label(team, locale),
+          a=seat_name(info, team, locale), b=seat_name(info, team + 2, locale))
+        for team in (0, 1)
+    )
+
+
+def my_hand_components(info: TableInfo, locale: str) -> list[dict[str, Any]]:
+    """The table message's "My hand" button row."""
+    return rows([button(t("button.my_hand", locale), encode_table_id(info.table_id, "mine"), PRIMARY)])
+
+
+def table_embed(info: TableInfo, match: Match, index: int, locale: str) -> dict[str, Any]:
+    """The state of hand ``index``: seats, bids, contract, doubling, projects, tricks, turn."""
+    hand = match.hands[index]
+    view = seat_view(hand, hand.dealer)  # only public fields are read below
+    description = [t(f"table.phase.{int(view.phase)}", locale)]
+    if view.outcome == Outcome.THROWN_IN:
+        description.append(t("table.thrown_in", locale))
+    elif view.outcome == Outcome.ANNULLED:
+        description.append(t("table.annulled", locale, name=seat_name(info, view.bids[-1].seat, locale)))
+    notice = notice_text(info.notice, info, locale)
+    if notice is not None:
+        description.append(notice)
+    last = last_trick(view)
+    fields = [
+        _field(t("table.teams", locale), teams_text(info, locale)),
+        _field(t("table.dealer", locale), seat_name(info, view.dealer, locale), True),
+        _field(t("table.up_card", locale), up_card_text(view.up_card, locale), True),
+        _field(t("table.contract", locale), contract_line(view, info, locale), True),
+        _field(t("table.doubling", locale), doubling_line(view, info, locale), True),
+        _field(t("table.bids", locale), bid_lines(view, info, locale)),
+        _field(t("table.projects", locale), project_lines(view, info, locale), True),
+        _field(t("baloot", locale), baloot_line(view, info, locale), True),
+        _field(t("table.current_trick", locale),
+               None if view.current_trick is None else trick_lines(view.current_trick, info, locale), True),
+        None if last is None else _field(
+            t("table.last_trick", locale, name=seat_name(info, last.winner or 0, locale)),
+            trick_lines(last, info, locale), True),
+        _field(t("table.tricks", locale), None if view.phase < Phase.PLAYING else "\n".join(
+            t("table.tricks_line", locale, team=team_label(team, locale), tricks=view.tricks_won[team],
+              points=view.card_points[team]) for team in (0, 1))),
+        _field(t("table.turn", locale), turn_line(view, info, locale)),
+        _field(t("table.match_score", locale), pair_lines(score_before(match, index), locale) + "\n"
+               + t("table.target", locale, target=match.rules.target), True),
+    ]
+    return {
+        "title": t("table.title", locale, n=index + 1),
+        "description": clip("\n".join(description), DESCRIPTION),
+        "color": PHASE_COLORS[view.phase],
+        "fields": [f for f in fields if f is not None],
+        "footer": {"text": t("table.footer", locale, table=info.table_id)},
+    }
+
+
+def _embed_size(embed: dict[str, Any]) -> int:
+    size = len(embed.get("title", "")) + len(embed.get("description", ""))
+    size += len(embed.get("footer", {}).get("text", ""))
+    return size + sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", []))
+
+
+def render_table(info: TableInfo, match: Match, locale: str | None = None, index: int | None = None) -> Payload:
+    """The table message for hand ``index`` (default: the current hand) of ``match``.
+
+    At the end of the hand it adds the R7 breakdown; at the end of the match the
+    winner and the score sheet. ``locale`` defaults to the table's language.
+    """
+    loc = resolve_locale(locale if locale is not None else info.language)
+    if not match.hands:
+        return render_lobby(info, match.rules, loc)
+    i = len(match.hands) - 1 if index is None else index
+    embeds = [table_embed(info, match, i, loc)]
+    result = breakdown_embed(info, match, i, loc)
+    if result is not None:
+        embeds.append(result)
+    over = match.finished and i == len(match.hands) - 1
+    if over:
+        used = sum(_embed_size(e) for e in embeds)
+        embeds.append(sheet_embed(info, match, loc, budget=min(DESCRIPTION, EMBED_TOTAL - used - 400)))
+    return {
+        "content": "",
+        "embeds": embeds,
+        "components": [] if over else my_hand_components(info, loc),
+        "allowed_mentions": NO_MENTIONS,
+    }
+
+
+def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None) -> Payload:
+    """The table before the match starts: who sits where, the target, the options."""
+    loc = resolve_locale(locale if locale is not None else info.language)
+    seats = "\n".join(
+        f"{t('seat.number', loc, n=s + 1)}: "
+        + (t("seat.empty", loc) if info.names[s] is None else seat_name(info, s, loc))
+        for s in range(4)
+    )
+    description = [t("table.waiting", loc, seated=info.seated), t("table.target", loc, target=rules.target)]
+    notice = notice_text(info.notice, info, loc)
+    if notice is not None:
+        description.append(notice)
+    embed = {
+        "title": t("table.title_waiting", loc),
+        "description": "\n".join(description),
+        "color": PHASE_COLORS[Phase.BIDDING],
+        "fields": [
+            {"name": t("table.teams", loc), "value": teams_text(info, loc), "inline": False},
+            {"name": t("table.seats", loc), "value": seats, "inline": False},
+        ],
+        "footer": {"text": t("table.footer", loc, table=info.table_id)},
+    }
+    return {"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}
+
