@@ -124,6 +124,8 @@ class LobbyOps(ServiceBase):
                 if table.status == TableStatus.OPEN:
                     if current is not None and seat is None and (team is None or current & 1 == team):
                         raise AlreadySeated("You are already at this table.")
+                    if current is not None and seat == current:
+                        raise AlreadySeated("You are already in that seat.")
                     target = _open_seat(table, seat, team)
                     new = SeatInfo(target, user_id, name)
                     await self.storage.put_seats(

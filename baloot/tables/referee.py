@@ -11,6 +11,8 @@ transaction as its last action (R8).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..actions import Action, ActionType
 from ..match import Match, shuffled_deck
 from ..record import hand_summary, match_from_record, replay_summary
@@ -32,9 +34,12 @@ from .live import LiveTable
 class Referee:
     """Applies actions and deals hands for the table service."""
 
-    def __init__(self, storage: Storage, announcer: Announcer) -> None:
+    def __init__(
+        self, storage: Storage, announcer: Announcer, on_finished: Callable[[LiveTable], None] = lambda t: None
+    ) -> None:
         self.storage = storage
         self.announcer = announcer
+        self.on_finished = on_finished  # the service forgets a finished table (its players are free)
 
     async def start_match(self, table: LiveTable) -> None:
         """R1: a random first dealer; store the first deck and mark the table playing; deal."""
@@ -101,6 +106,7 @@ class Referee:
             raise
         if result is not None:
             table.status = TableStatus.FINISHED
+            self.on_finished(table)
         for event in preface:
             await self.announcer.emit(event)
         await self._announce_action(table, applied, hand_no, idx, by_user_id, auto, by_bot)

@@ -75,7 +75,7 @@ class TableService(LobbyOps, GameplayOps):
         self.bot_levels = tuple(bot_levels)
         self.clock = clock
         self.announcer = Announcer()
-        self.referee = Referee(storage, self.announcer)
+        self.referee = Referee(storage, self.announcer, self._unregister)
         self.turns = TurnRunner(
             self.referee,
             storage,

@@ -1,0 +1,181 @@
+"""The storage layer: tables, seats, the game log (R10), results (issue 6), messages, settings."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from baloot.storage import GuildSettings, MatchResult, ResultSeat, SeatRow, Storage, TableStatus
+
+DECK = [r + s for s in "SHDC" for r in "789TJQKA"]
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    clock = iter(range(1000, 100000))
+    store = await Storage.open(tmp_path / "t.db", clock=lambda: float(next(clock)))
+    yield store
+    await store.close()
+
+
+async def new_table(storage: Storage, channel: int = 7) -> int:
+    row = await storage.create_table(
+        guild_id=1, channel_id=channel, creator_id=11, rules={"target": 21}, turn_seconds=30.0, language="ar",
+        first_seat=SeatRow(0, 0, 11, "Ali"),
+    )
+    return row.id
+
+
+async def test_a_table_and_its_creator_seat_are_stored(storage: Storage) -> None:
+    table_id = await new_table(storage)
+    row = await storage.table(table_id)
+    assert row is not None
+    assert (row.status, row.rules, row.turn_seconds, row.language) == (TableStatus.OPEN, {"target": 21}, 30.0, "ar")
+    assert await storage.seats(table_id) == [SeatRow(table_id, 0, 11, "Ali")]
+    assert await storage.live_table_in(7) == row
+    assert await storage.live_tables() == [row]
+    assert await storage.live_seat_of(11) == (table_id, 0)
+
+
+async def test_one_live_table_per_channel(storage: Storage) -> None:
+    first = await new_table(storage)
+    with pytest.raises(sqlite3.IntegrityError):
+        await new_table(storage)
+    await storage.close_table(first, TableStatus.ENDED, "creator")
+    second = await new_table(storage)  # a closed table frees the channel
+    assert second != first
+    closed = await storage.table(first)
+    assert closed is not None and closed.status is TableStatus.ENDED and closed.end_reason == "creator"
+    assert closed.finished_at is not None
+
+
+async def test_seats_are_put_moved_and_removed_in_one_transaction(storage: Storage) -> None:
+    table_id = await new_table(storage)
+    bot = SeatRow(table_id, 3, None, "Bot 4", is_bot=True, bot_level="hard")
+    await storage.put_seats([SeatRow(table_id, 1, 12, "Badr"), bot])
+    await storage.put_seats([SeatRow(table_id, 2, 12, "Badr")], remove=[(table_id, 1)])
+    seats = await storage.seats(table_id)
+    assert [(s.seat, s.user_id, s.is_bot, s.bot_level) for s in seats] == [
+        (0, 11, False, None), (2, 12, False, None), (3, None, True, "hard")
+    ]
+    await storage.put_seats([SeatRow(table_id, 2, 12, "Badr", away=True, dm_closed=True, vacated=True)])
+    assert (await storage.seats(table_id))[1].vacated
+    assert await storage.live_seat_of(12) is None  # a seat left does not count
+    await storage.remove_seat(table_id, 3)
+    assert [s.seat for s in await storage.seats(table_id)] == [0, 2]
+
+
+async def test_a_human_seat_needs_a_user(storage: Storage) -> None:
+    table_id = await new_table(storage)
+    with pytest.raises(sqlite3.IntegrityError):
+        await storage.put_seats([SeatRow(table_id, 1, None, "nobody")])
+    assert len(await storage.seats(table_id)) == 1
+
+
+async def test_the_game_log_rebuilds_the_record(storage: Storage) -> None:
+    table_id = await new_table(storage)
+    await storage.start_match(table_id, 2, DECK)
+    row = await storage.table(table_id)
+    assert row is not None and row.status is TableStatus.PLAYING and row.started_at is not None
+    await storage.add_action(table_id, 0, 0, {"seat": 3, "type": "pass"}, by_user_id=14, auto=False)
+    await storage.add_action(table_id, 0, 1, {"seat": 0, "type": "pass"}, by_user_id=None, auto=True)
+    await storage.add_hand(table_id, 1, 3, list(reversed(DECK)))
+    record = await storage.game_record(table_id)
+    assert record == {
+        "format": "baloot-game/1",
+        "rules": {"target": 21},
+        "hands": [
+            {"dealer": 2, "deck": DECK, "actions": [{"seat": 3, "type": "pass"}, {"seat": 0, "type": "pass"}]},
+            {"dealer": 3, "deck": list(reversed(DECK)), "actions": []},
+        ],
+    }
+    hands = await storage.hands(table_id)
+    assert [(a.by_user_id, a.auto) for a in hands[0].actions] == [(14, False), (None, True)]
+    assert await storage.action_count(table_id) == 2
+
+
+async def test_an_action_index_is_stored_once(storage: Storage) -> None:
+    table_id = await new_table(storage)
+    await storage.start_match(table_id, 0, DECK)
+    await storage.add_action(table_id, 0, 0, {"seat": 1, "type": "pass"}, by_user_id=12, auto=False)
+    with pytest.raises(sqlite3.IntegrityError):
+        await storage.add_action(table_id, 0, 0, {"seat": 1, "type": "sun"}, by_user_id=12, auto=False)
+    assert await storage.action_count(table_id) == 1
+    with pytest.raises(sqlite3.IntegrityError):  # no action without its hand's deck
+        await storage.add_action(table_id, 5, 0, {"seat": 1, "type": "pass"}, by_user_id=12, auto=False)
+
+
+def result_of(table_id: int, *, winner: int | None, abandoned: bool = False, guild: int = 1) -> MatchResult:
+    return MatchResult(
+        table_id=table_id, guild_id=guild, finished_at=5000.0, score=(152, 90), winner_team=winner,
+        hands_played=6, record={"format": "baloot-game/1", "hands": []},
+        seats=(ResultSeat(0, 11, False, False), ResultSeat(1, 12, False, True),
+               ResultSeat(2, None, True, False), ResultSeat(3, 14, False, False)),
+        abandoned=abandoned,
+    )
+
+
+async def test_the_last_action_and_the_result_commit_together(storage: Storage) -> None:
+    table_id = await new_table(storage)
+    await storage.start_match(table_id, 0, DECK)
+    result = result_of(table_id, winner=0)
+    await storage.add_action(table_id, 0, 0, {"seat": 1, "type": "pass"}, by_user_id=12, auto=False, result=result)
+    assert await storage.result(table_id) == result
+    row = await storage.table(table_id)
+    assert row is not None and row.status is TableStatus.FINISHED and row.end_reason == "finished"
+    assert await storage.live_tables() == []
+    per_seat = await storage.db.fetch_all(
+        "SELECT seat, team, user_id, won, left_early FROM result_seats WHERE table_id = ? ORDER BY seat", (table_id,)
+    )
+    assert [tuple(r) for r in per_seat] == [(0, 0, 11, 1, 0), (1, 1, 12, 0, 1), (2, 0, None, 1, 0), (3, 1, 14, 0, 0)]
+    assert result.has_bots and result.user_ids() == (11, 12, None, 14)
+
+
+async def test_a_failed_result_write_rolls_back_the_action(storage: Storage) -> None:
+    table_id = await new_table(storage)
+    await storage.start_match(table_id, 0, DECK)
+    await storage.close_table(table_id, TableStatus.ENDED, "admin", result_of(table_id, winner=None, abandoned=True))
+    with pytest.raises(sqlite3.IntegrityError):  # a second result for the same table
+        await storage.add_action(
+            table_id, 0, 0, {"seat": 1, "type": "pass"}, by_user_id=12, auto=False, result=result_of(table_id, winner=0)
+        )
+    assert await storage.action_count(table_id) == 0
+    stored = await storage.result(table_id)
+    assert stored is not None and stored.abandoned and stored.winner_team is None
+
+
+async def test_results_by_guild_newest_first(storage: Storage) -> None:
+    ids = []
+    for channel in (1, 2, 3):
+        table_id = await new_table(storage, channel)
+        await storage.close_table(table_id, TableStatus.FINISHED, "finished", result_of(table_id, winner=1))
+        ids.append(table_id)
+    other = await new_table(storage, 4)
+    await storage.close_table(other, TableStatus.FINISHED, "finished", result_of(other, winner=0, guild=2))
+    assert [r.table_id for r in await storage.results(1)] == list(reversed(ids))
+    assert [r.table_id for r in await storage.results(1, limit=1)] == [ids[-1]]
+    assert [r.table_id for r in await storage.results(2)] == [other]
+
+
+async def test_a_live_status_cannot_close_a_table(storage: Storage) -> None:
+    table_id = await new_table(storage)
+    with pytest.raises(ValueError):
+        await storage.close_table(table_id, TableStatus.PLAYING, "x")
+
+
+async def test_messages_and_guild_settings(storage: Storage) -> None:
+    table_id = await new_table(storage)
+    await storage.set_message(table_id, "hand:0", 7, 1)
+    await storage.set_message(table_id, "hand:0", 7, 2)
+    await storage.set_message(table_id, "dm:12", 99, 3)
+    assert [(m.key, m.message_id) for m in await storage.messages(table_id)] == [("dm:12", 3), ("hand:0", 2)]
+    await storage.forget_message(table_id, "dm:12")
+    assert [m.key for m in await storage.messages(table_id)] == ["hand:0"]
+
+    assert await storage.guild_settings(5) == GuildSettings(5)
+    await storage.save_guild_settings(GuildSettings(5, "ar", True))
+    await storage.save_guild_settings(GuildSettings(5, "en", True))
+    assert await storage.guild_settings(5) == GuildSettings(5, "en", True)

@@ -1,0 +1,199 @@
+"""The turn timer (issue 4): reminder, timeout with the safe policy, away after repeated timeouts, back."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from test_tables_harness import CHANNEL, GUILD, NAMES, USERS, Recorder, legal_bot_factory, open_service, user_at
+
+from baloot.actions import Action, ActionType
+from baloot.cards import parse_suit
+from baloot.tables import TableService, safe_action
+from baloot.tables.events import (
+    ActionApplied,
+    PlayerAway,
+    PlayerBack,
+    TableEvent,
+    TurnReminder,
+    TurnStarted,
+    TurnTimedOut,
+)
+
+E = type[TableEvent]
+
+
+async def wait_for(recorder: Recorder, kind: E, count: int = 1, timeout: float = 5.0) -> None:
+    async def poll() -> None:
+        while len(recorder.of(kind)) < count:
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(poll(), timeout)
+
+
+def play(seat: int, card: str) -> Action:
+    return Action.play(seat, card)
+
+
+def test_safe_policy_plays_the_lowest_value_card() -> None:
+    spades = parse_suit("S")
+    # Hokum in spades: JS (20) and 9S (14) are dear, AH 11, KD 4, 8C 0.
+    legal = [play(0, c) for c in ("JS", "9S", "AH", "KD", "8C")] + [Action(0, ActionType.DECLARE)]
+    assert safe_action(legal, spades) is play(0, "8C")
+    # equal values: the lower card in trick order goes (R1.1), in Sun 7 before 8
+    assert safe_action([play(1, "8H"), play(1, "7H")], None) is play(1, "7H")
+    # in Hokum the trump 7 is the lowest trump, so also the cheapest zero
+    assert safe_action([play(1, "8S"), play(1, "QH")], spades) is play(1, "8S")
+    assert safe_action([play(1, "QS"), play(1, "QH")], spades) is play(1, "QS")  # both 3: trump Q ranks lower
+
+
+def test_safe_policy_passes_and_never_declares() -> None:
+    bids = [Action(2, ActionType.HOKUM), Action(2, ActionType.SUN), Action.pass_(2), Action(2, ActionType.ASHKAL)]
+    assert safe_action(bids, None) is Action.pass_(2)
+    doubling = [Action.pass_(3), Action(3, ActionType.DOUBLE, locked=True)]
+    assert safe_action(doubling, None) is Action.pass_(3)
+    confirm = [Action(1, ActionType.SUN), Action(1, ActionType.HOKUM, suit=2), Action(1, ActionType.HOKUM, suit=3)]
+    assert safe_action(confirm, None) is Action(1, ActionType.HOKUM, suit=2)
+    with pytest.raises(ValueError):
+        safe_action([], None)
+
+
+async def test_reminder_then_timeout_plays_safe_and_says_so(tmp_path: Path) -> None:
+    storage, service, recorder = await open_service(
+        tmp_path / "t.db", reminder_seconds=0.1, bot_delay=0.0, away_after=5
+    )
+    try:
+        info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=0.25)
+        for user in USERS[1:]:
+            await service.join(CHANNEL, user, NAMES[user])
+        await service.start(CHANNEL, USERS[0])
+        started = recorder.of(TurnStarted)[0]
+        assert not started.played_for and started.version == (0, 0)
+        await wait_for(recorder, TurnTimedOut)
+        kinds = recorder.kinds()
+        i = kinds.index("TurnReminder")
+        assert kinds[i:i + 4] == ["TurnReminder", "TurnTimedOut", "ActionApplied", "TurnStarted"]
+        reminder = recorder.of(TurnReminder)[0]
+        timed_out = recorder.of(TurnTimedOut)[0]
+        applied = recorder.of(ActionApplied)[0]
+        assert reminder.seat == timed_out.seat == applied.seat == started.seat
+        assert timed_out.action is Action.pass_(started.seat) is applied.action and timed_out.timeouts == 1
+        assert applied.auto and not applied.by_bot
+        stored = (await storage.hands(info.id))[0].actions
+        assert [(a.action, a.auto, a.by_user_id) for a in stored] == [
+            ({"seat": started.seat, "type": "pass"}, True, None)
+        ]
+        # the timeout took about the turn time (not before the reminder)
+        assert started.deadline - 0.3 < recorder.of(TurnStarted)[1].deadline - 0.25 < started.deadline + 0.2
+    finally:
+        await service.close()
+        await storage.close()
+
+
+async def test_acting_in_time_cancels_the_timer(tmp_path: Path) -> None:
+    storage, service, recorder = await open_service(tmp_path / "t.db", reminder_seconds=0.05)
+    try:
+        info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=0.15)
+        for user in USERS[1:]:
+            await service.join(CHANNEL, user, NAMES[user])
+        await service.start(CHANNEL, USERS[0])
+        table = service.table_by_id(info.id)
+        assert table.to_move is not None
+        await service.act(info.id, user_at(service, info.id, table.to_move), {"type": "pass"}, (0, 0))
+        await wait_for(recorder, TurnTimedOut)  # the next player's turn times out ...
+        first = recorder.of(TurnTimedOut)[0]
+        assert first.seat == (table.to_move + 1) % 4  # ... but not the one who acted
+        assert next(e.version for e in recorder.of(TurnReminder)) == (0, 1)
+    finally:
+        await service.close()
+        await storage.close()
+
+
+async def run_until_away(service: TableService, recorder: Recorder, human: int) -> None:
+    """Bots fill the other seats; the human at seat 0 never acts until marked away."""
+    await service.create(GUILD, CHANNEL, human, "Ali", turn_seconds=0.1, rules={"target": 500})
+    await service.fill_with_bots(CHANNEL, human, "easy")
+    await service.start(CHANNEL, human)
+    await wait_for(recorder, PlayerAway)
+
+
+async def test_repeated_timeouts_mark_away_a_bot_takes_over_and_acting_brings_back(tmp_path: Path) -> None:
+    storage, service, recorder = await open_service(
+        tmp_path / "a.db", reminder_seconds=0.05, away_after=2, bot_factory=legal_bot_factory
+    )
+    try:
+        await run_until_away(service, recorder, USERS[0])
+        table = service.table_info(CHANNEL)
+        assert [e.timeouts for e in recorder.of(TurnTimedOut)] == [1, 2]
+        away = recorder.of(PlayerAway)[0]
+        assert away.seat == 0 and away.user_id == USERS[0]
+        seats = await storage.seats(table.id)
+        assert seats[0].away and table.seats[0] is not None and table.seats[0].away
+        # while away, the seat is played at once by the takeover bot
+        before = len(recorder.of(ActionApplied))
+        while not [e for e in recorder.of(ActionApplied)[before:] if e.seat == 0]:
+            await asyncio.sleep(0.01)
+        mine = next(e for e in recorder.of(ActionApplied)[before:] if e.seat == 0)
+        assert mine.auto and mine.by_bot
+        assert len(recorder.of(TurnTimedOut)) == 2  # no more waiting out the turn time
+        # opening the hand brings the player back
+        hand = await service.my_hand(table.id, USERS[0])
+        assert hand.seat == 0
+        assert [e.seat for e in recorder.of(PlayerBack)] == [0]
+        assert not (await storage.seats(table.id))[0].away
+        assert not service.table_info(CHANNEL).seats[0].away  # type: ignore[union-attr]
+    finally:
+        await service.close()
+        await storage.close()
+
+
+async def test_away_without_bots_is_played_by_the_safe_policy_and_back_by_acting(tmp_path: Path) -> None:
+    storage, service, recorder = await open_service(tmp_path / "s.db", reminder_seconds=0.02, away_after=1,
+                                                    bot_delay=0.2)
+    try:
+        info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=0.08)
+        for user in USERS[1:]:
+            await service.join(CHANNEL, user, NAMES[user])
+        await service.start(CHANNEL, USERS[0])
+        await wait_for(recorder, PlayerAway)
+        away = recorder.of(PlayerAway)[0]
+        # the away player's next turn is announced as played for; they act before the delay runs out
+        await wait_for(recorder, ActionApplied, 4)
+        while True:
+            starts = [e for e in recorder.of(TurnStarted) if e.seat == away.seat and e.played_for]
+            if starts:
+                break
+            await asyncio.sleep(0.005)
+        hand = await service.my_hand(info.id, away.user_id)  # type: ignore[arg-type]
+        assert recorder.of(PlayerBack)
+        result = await service.act(info.id, away.user_id, hand.view.legal[0].to_json(), hand.version)  # type: ignore[arg-type]
+        applied = [e for e in recorder.of(ActionApplied) if e.version == result.version]
+        assert applied and not applied[0].auto
+    finally:
+        await service.close()
+        await storage.close()
+
+
+async def test_acting_while_away_brings_the_player_back(tmp_path: Path) -> None:
+    storage, service, recorder = await open_service(tmp_path / "b.db", reminder_seconds=0.02, away_after=1,
+                                                    bot_delay=5.0)
+    try:
+        info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=0.08)
+        for user in USERS[1:]:
+            await service.join(CHANNEL, user, NAMES[user])
+        await service.start(CHANNEL, USERS[0])
+        await wait_for(recorder, PlayerAway)
+        away = recorder.of(PlayerAway)[0]
+        # the next seat's turn is a person's: let it time out too, until the away seat is to move again
+        while service.table_by_id(info.id).to_move != away.seat:
+            await asyncio.sleep(0.005)
+        table = service.table_by_id(info.id)
+        result = await service.act(info.id, away.user_id, {"type": "pass"}, table.version)  # type: ignore[arg-type]
+        assert result.version[1] == table.version[1] + 1  # type: ignore[index]
+        back = recorder.of(PlayerBack)
+        assert [b.seat for b in back] == [away.seat]
+        assert not (await storage.seats(info.id))[away.seat].away
+    finally:
+        await service.close()
+        await storage.close()
