@@ -133,7 +133,7 @@ def replay(record: object) -> tuple[int, dict[str, Any]]:
         deck = raw_hand.get("deck")
         if not (isinstance(deck, list) and len(deck) == 32 and all(is_card(c) for c in deck)) or set(deck) != ALL_CARDS:
             return _error(h, None, "the deck must hold the 32 distinct cards (R2)")
-        actions = raw_hand.get("actions", [])
+        actions = raw_hand.get("actions")  # R10: every hand carries its list of actions
         if not isinstance(actions, list):
             return _error(h, None, "'actions' must be a list")
 
