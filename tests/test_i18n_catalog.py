@@ -160,4 +160,4 @@ def test_every_key_written_in_code_exists() -> None:
                 assert any(k.startswith(text) for k in keys()), (path.name, text)
             else:
                 assert has_key(text), (path.name, text)
-    assert checked > 30
+    assert checked > 120

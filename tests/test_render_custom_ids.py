@@ -1,0 +1,106 @@
+"""Button custom_ids: round trips, limits, malformed ids, DynamicItem templates."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+import pytest
+
+from baloot import Action, ActionType
+from baloot.cards import ALL_CARDS
+from baloot.render import (
+    ACTION_ID_TEMPLATE,
+    TABLE_ID_TEMPLATE,
+    CustomIdError,
+    decode_action_id,
+    decode_table_id,
+    encode_action_id,
+    encode_table_id,
+)
+
+
+def every_action(seat: int) -> list[Action]:
+    acts = [Action(seat, typ) for typ in ActionType if typ not in (ActionType.PLAY, ActionType.FOUR)]
+    acts += [Action(seat, ActionType.HOKUM, suit=s) for s in range(4)]
+    acts += [Action(seat, typ, locked=lock) for typ in (ActionType.DOUBLE, ActionType.FOUR) for lock in (True, False)]
+    acts += [Action(seat, ActionType.PLAY, card) for card in ALL_CARDS]
+    return acts
+
+
+@pytest.mark.parametrize("seat", range(4))
+def test_every_action_round_trips(seat: int) -> None:
+    table = "9" * 20
+    ids = set()
+    for action in every_action(seat):
+        custom_id = encode_action_id(table, seat, (12345, 99999), action)
+        assert len(custom_id) <= 100
+        assert re.fullmatch(ACTION_ID_TEMPLATE, custom_id)
+        decoded = decode_action_id(custom_id)
+        assert decoded.action is action  # interned: the very same action
+        assert (decoded.table_id, decoded.seat, decoded.version) == (table, seat, (12345, 99999))
+        ids.add(custom_id)
+    assert len(ids) == len(every_action(seat)) == 49  # all distinct
+
+
+def test_longest_id_fits() -> None:
+    custom_id = encode_action_id("x" * 32, 3, (99999, 99999), Action(3, ActionType.PLAY, ALL_CARDS[31]))
+    assert len(custom_id) <= 100
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "bl",
+        "bl:1:0:0:0",
+        "bl:1:4:0:0:p",  # seat 4
+        "bl:1:0:0:0:z",  # unknown action
+        "bl:1:0:0:0:cZZ",  # bad card
+        "bl:1:0:0:0:f",  # Four must say locked/open
+        "bl:1:0:0:0:hX",
+        "bl:1:0:-1:0:p",
+        "bl:1:0:0:123456:p",  # index too large
+        "xx:1:0:0:0:p",
+        "bl:a b:0:0:0:p",
+        "bl:" + "1" * 33 + ":0:0:0:p",
+        "bl:1:0:0:0:p:extra",
+        "bl:1:mine",
+    ],
+)
+def test_malformed_action_ids_raise(bad: str) -> None:
+    with pytest.raises(CustomIdError):
+        decode_action_id(bad)
+    assert re.fullmatch(ACTION_ID_TEMPLATE, bad) is None
+
+
+def test_encode_refuses_bad_input() -> None:
+    with pytest.raises(CustomIdError):
+        encode_action_id("has space", 0, (0, 0), Action(0, ActionType.PASS))
+    with pytest.raises(CustomIdError):
+        encode_action_id("1", 1, (0, 0), Action(0, ActionType.PASS))  # another seat's action
+    with pytest.raises(CustomIdError):
+        encode_action_id("1", 0, (0, 100000), Action(0, ActionType.PASS))
+
+
+def test_table_buttons() -> None:
+    custom_id = encode_table_id("123", "mine")
+    assert custom_id == "bl:123:mine"
+    assert decode_table_id(custom_id) == ("123", "mine")
+    assert re.fullmatch(TABLE_ID_TEMPLATE, custom_id)
+    assert re.fullmatch(ACTION_ID_TEMPLATE, custom_id) is None
+    for bad in ("bl:123:theirs", "bl::mine", "bl:123:0:0:0:p"):
+        with pytest.raises(CustomIdError):
+            decode_table_id(bad)
+    with pytest.raises(CustomIdError):
+        encode_table_id("123", "other")
+
+
+def test_templates_work_as_dynamic_items() -> None:
+    class ActionButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=ACTION_ID_TEMPLATE):
+        pass
+
+    pattern = ActionButton.__discord_ui_compiled_template__
+    match = pattern.fullmatch(encode_action_id("55", 2, (1, 9), Action(2, ActionType.DOUBLE, locked=True)))
+    assert match is not None
+    assert match["table"] == "55" and match["action"] == "dL" and match["index"] == "9"

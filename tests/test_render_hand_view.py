@@ -1,0 +1,128 @@
+"""The private view's buttons and words in specific situations."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from baloot import Action, ActionType, Card, Hand, Match, Phase, Rules, seat_view
+from baloot.render import TableInfo, check_limits, decode_action_id, render_hand
+from baloot.render.text import sort_cards
+
+INFO = TableInfo("77", names=("Ali", "Badr", "Chadi", "Dana"))
+
+
+def labels(payload: dict[str, Any]) -> dict[str, Action]:
+    return {
+        b["label"]: decode_action_id(b["custom_id"]).action
+        for row in payload["components"]
+        for b in row["components"]
+        if not b["disabled"]
+    }
+
+
+def deck_of(text: str) -> list[Card]:
+    """A deck from the first cards given, the rest in index order."""
+    first = [Card.parse(c) for c in text.split()]
+    return first + [c for c in (Card(i) for i in range(32)) if c not in first]
+
+
+def test_bidding_buttons_in_both_languages() -> None:
+    hand = Hand(3, deck_of(""), Rules(kawesh=True))
+    seat = hand.to_move
+    en = labels(render_hand(INFO, seat_view(hand, seat), 0, "en"))
+    ar = labels(render_hand(INFO, seat_view(hand, seat), 0, "ar-SA"))
+    assert set(en.values()) == set(hand.legal_actions())
+    assert {"Pass", "Hokum", "Sun"} <= set(en)
+    assert {"بس", "حكم", "صن"} <= set(ar)
+    # Seat 0 is p1: no Ashkal; Kawesh only with five low cards (deck_of("") gives 7S 8S 9S TS JS).
+    assert "Ashkal" not in en and "Kawesh" not in en
+
+
+def test_confirm_switch_and_round_two_suit_buttons() -> None:
+    rng = random.Random(1)
+    confirm_seen = suits_seen = False
+    for _ in range(400):
+        hand = Hand(rng.randrange(4), [Card(i) for i in rng.sample(range(32), 32)])
+        while hand.phase == Phase.BIDDING:
+            legal = hand.legal_actions()
+            seat = hand.to_move
+            types = {a.type for a in legal}
+            payload = render_hand(INFO, seat_view(hand, seat), 0, "en")
+            check_limits(payload)
+            names = labels(payload)
+            if types == {ActionType.HOKUM, ActionType.SUN} and all(a.suit is None for a in legal):
+                assert set(names) == {"Hokum (confirm)", "Sun (switch)"}
+                confirm_seen = True
+            if any(a.suit is not None for a in legal):
+                up_suit = Card(hand.up_card).suit
+                suits = {a.suit for a in names.values() if a.type is ActionType.HOKUM}
+                assert suits == {0, 1, 2, 3} - {up_suit}
+                assert any(label.startswith("Hokum ♥") for label in names) == (up_suit != 1)
+                suits_seen = True
+            hokum = [a for a in legal if a.type is ActionType.HOKUM]
+            passes = [a for a in legal if a.type is ActionType.PASS]
+            choice = hokum[0] if hokum and rng.random() < 0.5 else passes[0] if passes else rng.choice(legal)
+            hand.apply(choice)
+        if confirm_seen and suits_seen:
+            break
+    assert confirm_seen and suits_seen
+
+
+def test_doubling_chain_buttons() -> None:
+    rng = random.Random(3)
+    seen: set[str] = set()
+    for _ in range(200):
+        hand = Hand(0, [Card(i) for i in rng.sample(range(32), 32)])
+        while hand.phase == Phase.BIDDING:
+            legal = hand.legal_actions()
+            hokum = [a for a in legal if a.type is ActionType.HOKUM]
+            hand.apply(hokum[0] if hokum else next(a for a in legal if a.type is ActionType.PASS))
+        while hand.phase == Phase.DOUBLING:
+            names = labels(render_hand(INFO, seat_view(hand, hand.to_move), 0, "ar"))
+            seen.update(names)
+            hand.apply(max(hand.legal_actions(), key=lambda a: (a.type is not ActionType.PASS, bool(a.locked))))
+        if hand.phase == Phase.PLAYING and hand.level == 5:
+            break
+    assert {"بس", "دبل (مقفول)", "دبل (مفتوح)", "ثري", "فور (مقفول)", "فور (مفتوح)", "قهوة"} <= seen
+
+
+def test_declare_button_names_the_projects() -> None:
+    # Seat 1 (p1, dealer 0) gets deck[0:3] + deck[12:14]: A-K-Q of hearts and more.
+    deck = deck_of("AH KH QH 7S 8S 9S 7D 8D 9D 7C 8C 9C JS TS TD JD JC TC")
+    match = Match(Rules(), first_dealer=0)
+    hand = match.deal(deck)
+    while hand.phase != Phase.PLAYING:
+        legal = hand.legal_actions()
+        sun = [a for a in legal if a.type is ActionType.SUN]
+        match.apply(sun[0] if sun and hand.to_move == 1 else next(a for a in legal if a.type is ActionType.PASS))
+    assert hand.to_move == 1
+    for locale, expected in (("en", "Declare: Sira A-K-Q ♥"), ("ar", "أعلن: سرا إكة-شايب-بنت ♥")):
+        payload = render_hand(INFO, seat_view(hand, 1), 0, locale)
+        names = labels(payload)
+        declare = [label for label, a in names.items() if a.type is ActionType.DECLARE]
+        assert declare and declare[0].startswith(expected), declare
+
+
+def test_cards_sorted_by_suit_then_trick_order() -> None:
+    cards = [Card.parse(c) for c in ["7H", "AH", "JH", "9H", "TS", "QS", "8D"]]
+    hokum = [c.text for c in sort_cards(cards, trump=1, sun=False)]
+    assert hokum == ["JH", "9H", "AH", "7H", "TS", "QS", "8D"]
+    sun = [c.text for c in sort_cards(cards, trump=None, sun=True)]
+    assert sun == ["TS", "QS", "AH", "JH", "9H", "7H", "8D"]
+
+
+def test_a_waiting_seat_has_only_disabled_cards_and_a_finished_hand_none() -> None:
+    rng = random.Random(8)
+    match = Match()
+    hand = match.deal(rng)
+    other = (hand.to_move + 1) % 4
+    payload = render_hand(INFO, seat_view(hand, other), 0, "en")
+    buttons = [b for row in payload["components"] for b in row["components"]]
+    assert len(buttons) == 5 and all(b["disabled"] for b in buttons)
+    assert "Waiting for" in payload["embeds"][0]["description"]
+    while not hand.finished:
+        match.apply(rng.choice(hand.legal_actions()))
+    done = render_hand(INFO, seat_view(hand, other), 0, "en")
+    assert done["components"] == []
+    assert "The hand is over." in done["embeds"][0]["description"]

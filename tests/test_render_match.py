@@ -1,0 +1,125 @@
+"""Whole matches: the hand-end breakdown, the match end and the score sheet."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from baloot import ActionType, Match, Phase, Rules, replay_summary
+from baloot.i18n import t
+from baloot.record import hand_summary
+from baloot.render import TableInfo, check_limits, render_score_sheet, render_table
+from baloot.scoring import GAHWA
+
+INFO = TableInfo("987654321", names=("Noura", "Fahad", "Reem", "Saad"))
+
+
+def play_match(seed: int, rules: Rules, *, always_raise: bool = False, render_every_hand: bool = True,
+               locale: str = "en", no_gahwa: bool = False) -> tuple[Match, list[dict[str, Any]]]:
+    """Play a random match to its end; render the table after each hand."""
+    rng = random.Random(seed)
+    match = Match(rules, first_dealer=seed % 4)
+    ends: list[dict[str, Any]] = []
+    while not match.finished:
+        hand = match.deal(rng)
+        while not hand.finished:
+            legal = hand.legal_actions()
+            raises = [a for a in legal if a.type in (ActionType.DOUBLE, ActionType.TRIPLE, ActionType.FOUR,
+                                                      ActionType.GAHWA, ActionType.HOKUM)]
+            passes = [a for a in legal if a.type is ActionType.PASS and hand.phase == Phase.BIDDING]
+            action = rng.choice(legal)
+            if no_gahwa and hand.phase == Phase.DOUBLING:
+                action = next(a for a in legal if a.type is not ActionType.GAHWA)
+            if always_raise:
+                action = raises[0] if raises else passes[0] if passes else action
+            match.apply(action)
+        if render_every_hand:
+            payload = render_table(INFO, match, locale)
+            check_limits(payload)
+            ends.append(payload)
+    return match, ends
+
+
+def fields_of(embed: dict[str, Any]) -> dict[str, str]:
+    return {f["name"]: f["value"] for f in embed["fields"]}
+
+
+def numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r": (-?\d+)", text)]
+
+
+def test_breakdown_matches_the_replay_summary_for_every_hand() -> None:
+    for seed in range(3):
+        match, ends = play_match(seed, Rules(target=152))
+        assert len(ends) == len(match.hands)
+        running = [0, 0]
+        for i, (hand, payload) in enumerate(zip(match.hands, ends, strict=True)):
+            summary = hand_summary(hand)
+            running = [running[0] + summary["score"][0], running[1] + summary["score"][1]]
+            if summary["contract"] is None:
+                assert len(payload["embeds"]) == 1 or i == len(match.hands) - 1
+                assert "thrown in" in payload["embeds"][0]["description"] or "Kawesh" in payload["embeds"][0][
+                    "description"]
+                continue
+            result = fields_of(payload["embeds"][1])
+            assert payload["embeds"][1]["title"] == f"Hand {i + 1} result"
+            assert numbers(result["Card points"]) == summary["card_points"]
+            assert numbers(result["Game points with projects"]) == summary["game_points"]
+            assert numbers(result["Hand score"]) == summary["score"]
+            assert numbers(result[f"Match score after hand {i + 1}"]) == running
+            winner = hand.result.winner if hand.result else None
+            assert f"Team {winner + 1 if winner is not None else 0}" in result["Winner"]
+        assert running == list(match.score) or match.hands[-1].level == GAHWA
+
+
+def test_match_end_shows_winner_and_every_hand_and_drops_the_button() -> None:
+    match, ends = play_match(11, Rules(target=152), locale="ar")
+    final = ends[-1]
+    assert final["components"] == []
+    sheet = final["embeds"][-1]
+    assert match.winner is not None
+    assert sheet["title"] == t("match.winner_title", "ar", team=t("team.number", "ar", n=match.winner + 1))
+    assert f"{match.score[0]} – {match.score[1]}" in sheet["description"]
+    rows = [line for line in sheet["description"].splitlines() if line.startswith("**")]
+    assert len(rows) == len(match.hands)
+    for earlier in ends[:-1]:
+        assert earlier["components"][0]["components"][0]["custom_id"] == "bl:987654321:mine"
+
+
+def test_gahwa_wins_the_match_at_once() -> None:
+    for seed in range(20):
+        match, ends = play_match(seed, Rules(), always_raise=True)
+        if match.hands[-1].level == GAHWA:
+            break
+    else:
+        raise AssertionError("no Gahwa reached")
+    text = str(ends[-1])
+    assert "Won by Gahwa." in text
+    assert "Gahwa: the winner of this hand wins the match." in text
+
+
+def test_a_very_long_match_keeps_the_score_sheet_within_limits() -> None:
+    match, _ = play_match(4, Rules(target=4000), render_every_hand=False, no_gahwa=True)
+    assert len(match.hands) > 100, len(match.hands)
+    for locale in ("en", "ar"):
+        payload = render_table(INFO, match, locale)
+        check_limits(payload)
+        sheet = render_score_sheet(INFO, match, locale)
+        check_limits(sheet)
+        description = sheet["embeds"][0]["description"]
+        total = replay_summary(match)["score"]
+        assert f"{total[0]} : {total[1]}" in description.splitlines()[-1]
+        assert t("sheet.earlier", locale, count=0).split("0")[0] in description  # older hands were cut
+
+
+def test_score_sheet_midway_marks_the_hand_in_play() -> None:
+    rng = random.Random(9)
+    match = Match()
+    hand = match.deal(rng)
+    assert "No hand has been played yet." not in str(render_score_sheet(INFO, match, "en"))
+    assert "in play" in render_score_sheet(INFO, match, "en")["embeds"][0]["description"]
+    while hand.phase == Phase.BIDDING:
+        match.apply(rng.choice(hand.legal_actions()))
+    empty = Match()
+    assert render_score_sheet(INFO, empty, "ar")["embeds"][0]["description"] == t("sheet.empty", "ar")
