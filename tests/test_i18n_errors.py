@@ -97,3 +97,15 @@ def test_unknown_errors_are_internal_or_generic() -> None:
     with pytest.raises(BalootError) as info:
         Card.parse("ZZ")
     assert error_key(info.value)[0] == "error.generic"
+
+
+def test_table_service_errors_map_by_class() -> None:
+    from baloot.i18n import SERVICE_CLASSES
+
+    tables_errors = pytest.importorskip("baloot.tables.errors")
+    for name, key in SERVICE_CLASSES.items():
+        cls = getattr(tables_errors, name)
+        exc = cls()
+        assert error_key(exc)[0] == key
+        assert error_text(exc, "ar") != t("error.generic", "ar")
+    assert "هذا المقعد محجوز." == error_text(tables_errors.SeatTaken(), "ar")

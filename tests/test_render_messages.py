@@ -123,3 +123,49 @@ def test_check_limits_catches_each_violation(payload: dict[str, Any], problem: s
 def test_check_limits_accepts_the_maximum() -> None:
     check_limits(payload_with(content=big(2000), embeds=[{"description": big(4096)}, {"title": big(256),
                                                                                         "description": big(1648)}]))
+
+
+def test_table_info_from_the_service_snapshot() -> None:
+    from dataclasses import dataclass
+
+    from baloot.render import table_info_from
+
+    @dataclass(frozen=True)
+    class Seat:
+        name: str
+        is_bot: bool = False
+        away: bool = False
+
+    @dataclass(frozen=True)
+    class ServiceTable:
+        id: int
+        seats: tuple[Seat | None, ...]
+        turn_seconds: float
+        language: str | None
+
+    table = ServiceTable(123456789012345678, (Seat("Ali"), None, Seat("Bot", is_bot=True), Seat("Sam", away=True)),
+                         30.0, None)
+    info = table_info_from(table, deadline=1_700_000_000.7, default_language="ar")
+    assert info.table_id == "123456789012345678"
+    assert info.names == ("Ali", None, "Bot", "Sam")
+    assert info.is_bot == (False, False, True, False) and info.away == (False, False, False, True)
+    assert (info.turn_deadline, info.turn_time, info.language) == (1_700_000_000, 30, "ar")
+
+
+def test_score_sheet_from_a_summary_object() -> None:
+    from dataclasses import dataclass
+
+    from baloot.render import render_score_sheet
+
+    @dataclass(frozen=True)
+    class Sheet:
+        hands: tuple[dict[str, Any], ...]
+        score: tuple[int, int]
+        winner: int | None
+
+    hand = {"dealer": 0, "contract": "hokum", "trump": "H", "declarer": 1, "level": 2, "locked": True,
+            "card_points": [66, 96], "game_points": [10, 11], "projects": [], "baloot": None, "kaboot": None,
+            "score": [0, 42]}
+    payload = render_score_sheet(INFO, Sheet((hand,), (0, 42), None), "en")
+    check_limits(payload)
+    assert "**1.** Hokum Hearts ♥ · Double — 0 : 42  (0 : 42)" in payload["embeds"][0]["description"]

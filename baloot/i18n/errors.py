@@ -3,8 +3,9 @@
 The engine (``baloot/hand.py``, ``bidding.py``, ``play.py``, ``match.py``)
 raises :class:`~baloot.errors.BalootError` with English messages that name the
 rule; players see the catalog text of the matching key instead. The table
-service may raise any exception carrying a ``catalog_key`` attribute (one of
-:data:`SERVICE_ERRORS`) and an optional ``catalog_params`` mapping.
+service's errors (``baloot.tables.errors``) are known by class name
+(:data:`SERVICE_CLASSES`); any exception may also carry a ``catalog_key``
+attribute (one of :data:`SERVICE_ERRORS`) and an optional ``catalog_params``.
 """
 
 from __future__ import annotations
@@ -81,6 +82,21 @@ SERVICE_ERRORS: Final = (
 )
 """Keys the table service may attach to its own exceptions (``exc.catalog_key``)."""
 
+SERVICE_CLASSES: Final = {
+    "NoTableHere": "error.no_table",
+    "TableExists": "error.table_exists",
+    "TableFull": "error.table_full",
+    "SeatTaken": "error.seat_taken",
+    "AlreadySeated": "error.already_seated",
+    "NotSeated": "error.not_seated",
+    "NotYourTurn": "error.not_your_turn",
+    "StaleAction": "error.stale_button",
+    "NotAllowed": "error.not_allowed",
+    "TableNotRunning": "error.not_running",
+    "BadOption": "error.bad_option",
+}
+"""``baloot.tables.errors`` classes by name (no import: the service depends on us, not we on it)."""
+
 _BID_KEYS: Final = {"pass": "bid.pass", "hokum": "bid.hokum", "sun": "bid.sun", "ashkal": "bid.ashkal",
                     "kawesh": "bid.kawesh"}
 
@@ -100,6 +116,10 @@ def error_key(exc: BaseException) -> tuple[str, dict[str, str]]:
         return key, params
     if not isinstance(exc, BalootError):
         return "error.internal", {}
+    for cls in type(exc).__mro__:
+        key = SERVICE_CLASSES.get(cls.__name__)
+        if key is not None:
+            return key, ({"detail": str(exc)} if key == "error.bad_option" else {})
     message = str(exc)
     for pattern, key in ENGINE_MESSAGES:
         match = pattern.match(message)

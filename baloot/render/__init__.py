@@ -10,11 +10,13 @@ within Discord's limits (:func:`check_limits`).
 - :func:`render_hand` — a seat's private view with its action buttons;
 - :func:`render_rules`, :func:`render_score_sheet`, :func:`render_notice`,
   :func:`render_text`, :func:`render_error` — short messages;
-- :mod:`.custom_ids` — button ids and their DynamicItem templates.
+- :mod:`.custom_ids` — button ids and their DynamicItem templates;
+- :func:`table_info_from` — a :class:`TableInfo` from the table service's snapshot.
 """
 
 from __future__ import annotations
 
+from .adapt import table_info_from
 from .custom_ids import (
     ACTION_ID_TEMPLATE,
     TABLE_ID_TEMPLATE,
@@ -54,4 +56,5 @@ __all__ = [
     "render_score_sheet",
     "render_table",
     "render_text",
+    "table_info_from",
 ]

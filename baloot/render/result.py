@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Any, Final, Protocol, TypeAlias
 
 from ..bidding import Outcome
 from ..hand import Hand
@@ -140,18 +141,45 @@ def sheet_text(summary: dict[str, Any], locale: str, budget: int = DESCRIPTION) 
     return "\n".join([*lines, *kept, total])
 
 
-def sheet_embed(info: TableInfo, match: Match, locale: str, budget: int = DESCRIPTION) -> dict[str, Any]:
-    """The score sheet of every hand, and the winner once the match is over (R8)."""
-    summary = replay_summary(match)
+class SheetLike(Protocol):
+    """The table service's ``ScoreSheet``: R10 hand summaries, the score and the winner."""
+
+    @property
+    def hands(self) -> Sequence[dict[str, Any]]: ...
+    @property
+    def score(self) -> tuple[int, int]: ...
+    @property
+    def winner(self) -> int | None: ...
+
+
+SheetSource: TypeAlias = "Match | SheetLike | dict[str, Any]"
+
+
+def summary_of(source: SheetSource) -> dict[str, Any]:
+    """An R10 replay summary from a :class:`Match`, a summary dict, or a ``ScoreSheet``."""
+    if isinstance(source, Match):
+        return replay_summary(source)
+    if isinstance(source, dict):
+        return source
+    return {"hands": list(source.hands), "score": list(source.score), "winner": source.winner}
+
+
+def sheet_embed(info: TableInfo, source: SheetSource, locale: str, budget: int = DESCRIPTION) -> dict[str, Any]:
+    """The score sheet of every hand, and the winner once the match is over (R8).
+
+    ``source``: a :class:`Match` or its replay summary (see :func:`summary_of`).
+    """
+    summary = summary_of(source)
     embed: dict[str, Any] = {"title": t("sheet.title", locale), "color": GREEN,
                              "description": sheet_text(summary, locale, budget)}
-    if match.winner is not None:
-        embed["title"] = t("match.winner_title", locale, team=team_label(match.winner, locale))
-        last = match.hands[-1] if match.hands else None
-        if last is not None and last.level == GAHWA and last.result is not None:
+    winner = summary["winner"]
+    if winner is not None:
+        embed["title"] = t("match.winner_title", locale, team=team_label(winner, locale))
+        hands = summary["hands"]
+        if hands and hands[-1]["level"] == "gahwa" and hands[-1]["score"] is not None:
             line = t("match.gahwa_line", locale, gahwa=level_text(GAHWA, locale))
         else:
-            line = t("match.winner_line", locale, a=match.score[0], b=match.score[1])
+            line = t("match.winner_line", locale, a=summary["score"][0], b=summary["score"][1])
         embed["description"] = clip(line + "\n\n" + embed["description"], DESCRIPTION)
         embed["color"] = GOLD
     embed["footer"] = {"text": t("table.footer", locale, table=info.table_id)}
