@@ -6,7 +6,7 @@ a database or Discord. Payloads are plain dicts shaped like Discord's JSON.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from ..actions import Action
@@ -40,8 +40,8 @@ class TableInfo:
     ``table_id`` is a short id ([0-9A-Za-z_-], at most 32 characters; a channel
     snowflake fits) that goes into every button's custom_id. ``names`` are the
     seats' display names (None for an empty seat), ``is_bot`` and ``away``
-    mark bot players and players who timed out repeatedly. ``dealer`` is used
-    before the first hand. ``turn_deadline`` is the unix second the current
+    mark bot players and players who timed out repeatedly. ``dealer`` is informational
+    (the engine's hand knows its dealer). ``turn_deadline`` is the unix second the current
     turn times out (None: no timer), ``turn_time`` the table's seconds per turn.
     ``language`` is the table's locale for channel messages; ``notice`` the
     latest event to show under the table.
@@ -56,7 +56,6 @@ class TableInfo:
     turn_time: int = 60
     language: str = "en"
     notice: Notice | None = None
-    extra: dict[str, str] = field(default_factory=dict)
 
     @property
     def seated(self) -> int:

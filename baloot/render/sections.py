@@ -8,7 +8,7 @@ Every function here reads only public facts of a :class:`~baloot.view.SeatView`
 from __future__ import annotations
 
 from ..actions import Action, ActionType
-from ..cards import SUIT_SYMBOLS, Card
+from ..cards import Card
 from ..i18n import t
 from ..view import SeatView, TrickView
 from .model import Notice, TableInfo
@@ -132,6 +132,3 @@ def notice_text(notice: Notice | None, info: TableInfo, locale: str) -> str | No
         params["action"] = action_text(notice.action, locale)
     return t(notice.key, locale, **params)
 
-
-def suit_symbol(suit: int) -> str:
-    return SUIT_SYMBOLS[suit]
