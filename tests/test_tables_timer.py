@@ -85,7 +85,7 @@ async def test_reminder_then_timeout_plays_safe_and_says_so(tmp_path: Path) -> N
             ({"seat": started.seat, "type": "pass"}, True, None)
         ]
         # the timeout took about the turn time (not before the reminder)
-        assert started.deadline - 0.3 < recorder.of(TurnStarted)[1].deadline - 0.25 < started.deadline + 0.2
+        assert started.deadline - 0.3 < recorder.of(TurnStarted)[1].deadline - 0.25 < started.deadline + 1.5
     finally:
         await service.close()
         await storage.close()
@@ -150,9 +150,9 @@ async def test_repeated_timeouts_mark_away_a_bot_takes_over_and_acting_brings_ba
 
 async def test_away_without_bots_is_played_by_the_safe_policy_and_back_by_acting(tmp_path: Path) -> None:
     storage, service, recorder = await open_service(tmp_path / "s.db", reminder_seconds=0.02, away_after=1,
-                                                    bot_delay=0.2)
+                                                    bot_delay=0.3)
     try:
-        info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=0.08)
+        info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=0.3)
         for user in USERS[1:]:
             await service.join(CHANNEL, user, NAMES[user])
         await service.start(CHANNEL, USERS[0])
