@@ -28,8 +28,8 @@ from reference_engine.corpus import (
 
 N_MATCHES = 160  # per generator: 320 full random matches in all
 N_CUT = 300
-N_MUTANTS = 700
-N_NEIGHBOURHOODS = 20
+N_MUTANTS = 1600
+N_NEIGHBOURHOODS = 30
 CHUNKS = 8
 
 
@@ -186,3 +186,46 @@ def test_known_suit_on_a_round_one_hokum_is_ignored() -> None:
     rec = _record([{"seat": 1, "type": "hokum", "suit": True}])
     assert replay(rec)[0] == 0
     assert disagreement(rec) is None
+
+
+# --------------------------------------------------------------------------- the reference itself
+@pytest.mark.parametrize(
+    ("contract", "declarer", "level", "raiser", "cp_ns", "proj", "baloot", "gp", "score"),
+    [
+        # R7.1 worked examples; N=0, E=1, S=2, W=3; N-S = team 0.
+        ("hokum", 1, 1, None, 77, None, None, [8, 8], [8, 8]),  # 1
+        ("hokum", 0, 1, None, 162 - 91, None, 0, [9, 9], [9, 9]),  # 2
+        ("hokum", 0, 1, None, 162 - 92, None, 0, [9, 9], [0, 18]),  # 2 with 92
+        ("hokum", 3, 1, None, 56, (0, "fifty"), None, [11, 10], [21, 0]),  # 3
+        ("hokum", 3, 2, 0, 162 - 106, (0, "fifty"), None, [10, 11], [0, 42]),  # 4
+        ("sun", 2, 1, None, 130 - 66, (0, "fifty"), None, [22, 14], [22, 14]),  # 5
+        ("sun", 2, 1, None, 130 - 55, (1, "sira"), None, [15, 15], [15, 15]),  # 6
+        ("sun", 2, 1, None, 130 - 41, (1, "fifty"), None, [18, 18], [0, 36]),  # 7
+        ("sun", 3, 2, 0, 130 - 67, None, None, [12, 14], [0, 52]),  # 8
+    ],
+)
+def test_reference_scores_the_worked_examples(contract, declarer, level, raiser, cp_ns, proj, baloot, gp, score):
+    from reference_engine.hand import Rules
+    from reference_engine.projects import VALUES, Project
+    from reference_engine.scoring import score_hand
+
+    total = 162 if contract == "hokum" else 130
+    projects = []
+    if proj is not None:
+        value = VALUES[proj[1]][0 if contract == "hokum" else 1]
+        projects = [(proj[0], Project(proj[1], frozenset(), value, 0, False, "S"))]
+    result = score_hand(
+        rules=Rules(),
+        contract=contract,
+        trump="S" if contract == "hokum" else None,
+        declarer=declarer,
+        level=level,
+        raiser_team=raiser,
+        card_points=[cp_ns, total - cp_ns],
+        tricks_won=[4, 4],
+        project_team=proj[0] % 2 if proj else None,
+        scoring_projects=projects,
+        baloot_team=baloot,
+    )
+    assert result.game_points == gp
+    assert result.score == score
