@@ -58,8 +58,8 @@ class Card:
         """Read ``QH``-style notation (rank then suit, R1); raises NotationError."""
         if not isinstance(text, str) or len(text) != 2:
             raise NotationError(f"{text!r} is not a card (rank then suit, like 'QH')")
-        rank = RANKS.find(text[0].upper())
-        suit = SUITS.find(text[1].upper())
+        rank = RANKS.find(text[0])
+        suit = SUITS.find(text[1])
         if rank < 0 or suit < 0:
             raise NotationError(f"{text!r} is not a card (ranks 789TJQKA, suits SHDC)")
         return ALL_CARDS[suit * 8 + rank]
@@ -83,9 +83,9 @@ ALL_CARDS.extend(Card._make(i) for i in range(32))
 
 def parse_suit(text: object) -> int:
     """A suit letter ``S H D C`` to its index; raises NotationError."""
-    if not isinstance(text, str) or len(text) != 1 or text.upper() not in SUITS:
+    if not isinstance(text, str) or len(text) != 1 or text not in SUITS:
         raise NotationError(f"{text!r} is not a suit (one of S, H, D, C)")
-    return SUITS.index(text.upper())
+    return SUITS.index(text)
 
 
 def cards_of(mask: int) -> list[Card]:
