@@ -204,13 +204,23 @@ def test_known_suit_on_a_round_one_hokum_is_ignored() -> None:
         ("sun", 3, 2, 0, 130 - 67, None, None, [12, 14], [0, 52]),  # 8
     ],
 )
-def test_reference_scores_the_worked_examples(contract, declarer, level, raiser, cp_ns, proj, baloot, gp, score):
+def test_reference_scores_the_worked_examples(
+    contract: str,
+    declarer: int,
+    level: int,
+    raiser: int | None,
+    cp_ns: int,
+    proj: tuple[int, str] | None,
+    baloot: int | None,
+    gp: list[int],
+    score: list[int],
+) -> None:
     from reference_engine.hand import Rules
     from reference_engine.projects import VALUES, Project
     from reference_engine.scoring import score_hand
 
     total = 162 if contract == "hokum" else 130
-    projects = []
+    projects: list[tuple[int, Project]] = []
     if proj is not None:
         value = VALUES[proj[1]][0 if contract == "hokum" else 1]
         projects = [(proj[0], Project(proj[1], frozenset(), value, 0, False, "S"))]
