@@ -29,6 +29,8 @@ class ActionType(StrEnum):
 
 
 _TYPES: Final = {t.value: t for t in ActionType}
+BAD_SUIT: Final = 4
+"""``Action.suit`` of a Hokum whose ``suit`` was not a suit letter (see ``from_json``)."""
 
 
 class Action:
@@ -90,7 +92,8 @@ class Action:
         if self.locked is not None:
             obj["locked"] = self.locked
         if self.suit is not None:
-            obj["suit"] = SUITS[self.suit]
+            obj["suit"] = SUITS[self.suit] if self.suit != BAD_SUIT else "?"
+
         return obj
 
     @staticmethod
@@ -118,7 +121,12 @@ class Action:
                 raise NotationError(f"'locked' must be true or false, not {value!r}")
             locked = value
         if atype is ActionType.HOKUM and obj.get("suit") is not None:
-            suit = parse_suit(obj["suit"])
+            # Only a round-two confirmation reads the suit (R3.2); elsewhere it is ignored
+            # (R11.4), so a malformed one is kept as BAD_SUIT and judged when applied.
+            try:
+                suit = parse_suit(obj["suit"])
+            except NotationError:
+                suit = BAD_SUIT
         return Action(seat, atype, card, locked, suit)
 
     def __str__(self) -> str:
@@ -128,7 +136,7 @@ class Action:
         if self.locked is not None:
             parts.append("locked" if self.locked else "open")
         if self.suit is not None:
-            parts.append(SUITS[self.suit])
+            parts.append(SUITS[self.suit] if self.suit != BAD_SUIT else "?")
         return " ".join(parts)
 
     def __repr__(self) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import Final
 
-from .actions import DECLARE_ACTIONS, PLAYS_BY_SUIT_BYTE, Action, ActionType
+from .actions import BAD_SUIT, DECLARE_ACTIONS, PLAYS_BY_SUIT_BYTE, Action, ActionType
 from .bidding import Bidding, Outcome
 from .cards import (
     ALL_CARDS,
@@ -275,7 +275,7 @@ class Hand:
         if atype is ActionType.HOKUM and same:
             if same[0].suit is None:
                 return same[0]  # a suit on a round-one or first round-two Hokum is ignored
-            if action.suit is None:
+            if action.suit is None or action.suit == BAD_SUIT:
                 raise IllegalActionError("Confirming Hokum in round two must name the trump suit (R3.2, R11.4).")
             raise IllegalActionError(self.bidding.explain(atype))
         if atype in (ActionType.DOUBLE, ActionType.FOUR) and same:
