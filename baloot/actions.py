@@ -40,10 +40,11 @@ class Action:
     ``locked`` the choice of a Hokum Double or Four (R4), ``card`` a played card.
     """
 
-    __slots__ = ("card", "key", "locked", "seat", "suit", "type")
+    __slots__ = ("card", "card_index", "key", "locked", "seat", "suit", "type")
     seat: int
     type: ActionType
     card: Card | None
+    card_index: int  # the card's index for a play, else -1 (saves a lookup in the hot path)
     locked: bool | None
     suit: int | None
     key: tuple[int, str, int, int, int]
@@ -74,6 +75,7 @@ class Action:
         action.seat = seat
         action.type = type
         action.card = card
+        action.card_index = -1 if card is None else card.index
         action.locked = locked
         action.suit = suit
         action.key = key

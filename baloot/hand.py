@@ -245,9 +245,9 @@ class Hand:
         self.actions.append(action)
         phase = self.phase
         if phase is _PLAYING:
-            card = action.card
-            if card is not None:
-                self._play(action.seat, card.index)
+            card = action.card_index
+            if card >= 0:
+                self._play(action.seat, card)
             else:
                 self._declare(action.seat)
         elif phase is _BIDDING:
@@ -444,7 +444,8 @@ class Hand:
             self.baloot_shown += 1
         trick = self.trick
         trick.append(card)
-        if len(trick) == 1:
+        n = len(trick)
+        if n == 1:
             self.best = card
             self.winner_seat = seat
             trump = self.trump
@@ -453,7 +454,7 @@ class Hand:
         elif BEATS[(self.trump * 32 + self.best) * 32 + card]:
             self.best = card
             self.winner_seat = seat
-        if len(trick) < 4:
+        if n < 4:
             self.to_move = (seat + 1) & 3
         else:
             self._end_trick()
