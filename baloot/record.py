@@ -78,6 +78,8 @@ def load_record(text: str) -> Match:
         obj = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise RecordError(f"not valid JSON: {exc}") from None
+    except (RecursionError, ValueError):
+        raise RecordError("not valid JSON (nested too deeply or malformed)") from None
     return match_from_record(obj)
 
 
