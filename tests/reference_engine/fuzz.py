@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=1000, help="number of records to compare")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--known", action="store_true", help="also use the mutations of known disagreements")
+    ap.add_argument("--save", metavar="PREFIX", help="write each class's smallest record to PREFIX<k>.json")
     args = ap.parse_args(argv)
 
     rng = random.Random(args.seed)
@@ -66,9 +67,13 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.time() - start
     total = sum(counts.values())
     print(f"compared {compared} records in {elapsed:.1f}s: {total} disagreement(s) in {len(classes)} class(es)")
-    for key, (_, rec, desc) in sorted(classes.items(), key=lambda kv: -counts[kv[0]]):
+    for k, (key, (_, rec, desc)) in enumerate(sorted(classes.items(), key=lambda kv: -counts[kv[0]])):
+        small = _shrink(rec, desc)
         print(f"\n== {counts[key]} x [{key[0]}] {key[1]}\n   {desc}")
-        print("   smallest record: " + json.dumps(_shrink(rec, desc)))
+        print("   smallest record: " + json.dumps(small))
+        if args.save:
+            with open(f"{args.save}{k}.json", "w") as f:
+                json.dump(small, f)
     return 1 if total else 0
 
 

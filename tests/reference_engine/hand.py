@@ -261,7 +261,8 @@ class Hand:
             for d in defenders:
                 a = yield Ask(d, frozenset({"pass", "double"}))
                 if a.type == "double":
-                    if "locked" in a.raw and a.raw["locked"] is not False:
+                    # R11.4 forbids "locked": true; false or null mean "not locked"; anything else is malformed
+                    if a.raw.get("locked", False) is not False and a.raw.get("locked") is not None:
                         raise Illegal("a Sun double cannot be locked (R4, R11.4)")
                     level, self.raiser_team = 2, team(d)
                     break
