@@ -155,8 +155,10 @@ def test_unknown_keys_are_ignored() -> None:
     assert disagreement(rec) is None
 
 
-# --------------------------------------------------------------------------- known disagreements
-# These tests document disagreements found by this file; they fail until the main engine is fixed.
+# --------------------------------------------------------------------------- disagreements found
+# These records documented disagreements found by this file (the main engine accepted lower-case
+# card names and rejected a garbage suit on a round-one Hokum); the main engine has since been
+# changed to agree, and they stay as regression tests.
 
 
 def test_known_lowercase_card_in_deck_is_rejected() -> None:
