@@ -125,8 +125,123 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         );
         """,
     ),
+    (
+        4,
+        """
+        CREATE TABLE stats_matches (
+            table_id INTEGER PRIMARY KEY REFERENCES match_results (table_id) ON DELETE CASCADE,
+            guild_id INTEGER NOT NULL,
+            finished_at REAL NOT NULL,
+            counted INTEGER NOT NULL CHECK (counted IN (0, 1)),
+            rated INTEGER NOT NULL CHECK (rated IN (0, 1))
+        );
+        CREATE TABLE hand_facts (
+            table_id INTEGER NOT NULL REFERENCES match_results (table_id) ON DELETE CASCADE,
+            hand_no INTEGER NOT NULL CHECK (hand_no >= 0),
+            guild_id INTEGER NOT NULL,
+            finished_at REAL NOT NULL,
+            contract TEXT CHECK (contract IN ('sun', 'hokum')),
+            trump TEXT,
+            declarer INTEGER CHECK (declarer BETWEEN 0 AND 3),
+            level INTEGER NOT NULL CHECK (level BETWEEN 1 AND 5),
+            winner_team INTEGER CHECK (winner_team IN (0, 1)),
+            kaboot_team INTEGER CHECK (kaboot_team IN (0, 1)),
+            baloot_team INTEGER CHECK (baloot_team IN (0, 1)),
+            score0 INTEGER NOT NULL,
+            score1 INTEGER NOT NULL,
+            double_seat INTEGER,
+            triple_seat INTEGER,
+            four_seat INTEGER,
+            gahwa_seat INTEGER,
+            PRIMARY KEY (table_id, hand_no)
+        );
+        CREATE INDEX hand_facts_by_guild_time ON hand_facts (guild_id, finished_at);
+        CREATE TABLE player_period_stats (
+            guild_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            period TEXT NOT NULL CHECK (period IN ('all', 'week', 'month')),
+            period_key INTEGER NOT NULL,
+            matches INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            abandons INTEGER NOT NULL,
+            hands INTEGER NOT NULL,
+            hands_won INTEGER NOT NULL,
+            bought INTEGER NOT NULL,
+            bought_made INTEGER NOT NULL,
+            sun_hands INTEGER NOT NULL,
+            sun_won INTEGER NOT NULL,
+            hokum_hands INTEGER NOT NULL,
+            hokum_won INTEGER NOT NULL,
+            kaboots_for INTEGER NOT NULL,
+            kaboots_against INTEGER NOT NULL,
+            doubles INTEGER NOT NULL,
+            doubles_won INTEGER NOT NULL,
+            gahwas INTEGER NOT NULL,
+            gahwas_won INTEGER NOT NULL,
+            points INTEGER NOT NULL,
+            win_rate REAL NOT NULL,
+            rating REAL,
+            last_played REAL NOT NULL,
+            PRIMARY KEY (guild_id, period, period_key, user_id)
+        );
+        CREATE INDEX player_period_stats_by_rating
+            ON player_period_stats (guild_id, period, period_key, rating DESC, user_id);
+        CREATE INDEX player_period_stats_by_wins
+            ON player_period_stats (guild_id, period, period_key, wins DESC, matches, user_id);
+        CREATE INDEX player_period_stats_by_win_rate
+            ON player_period_stats (guild_id, period, period_key, win_rate DESC, matches DESC, user_id);
+        CREATE TABLE guild_period_stats (
+            guild_id INTEGER NOT NULL,
+            period TEXT NOT NULL CHECK (period IN ('all', 'week', 'month')),
+            period_key INTEGER NOT NULL,
+            matches INTEGER NOT NULL,
+            hands INTEGER NOT NULL,
+            sun_hands INTEGER NOT NULL,
+            hokum_hands INTEGER NOT NULL,
+            kaboots INTEGER NOT NULL,
+            doubled_hands INTEGER NOT NULL,
+            gahwas INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, period, period_key)
+        );
+        CREATE TABLE partner_stats (
+            guild_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            partner_id INTEGER NOT NULL,
+            matches INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, user_id, partner_id)
+        );
+        CREATE TABLE player_ratings (
+            guild_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            rating REAL NOT NULL,
+            rated_matches INTEGER NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (guild_id, user_id)
+        );
+        CREATE INDEX player_ratings_by_rating ON player_ratings (guild_id, rating DESC);
+        CREATE TABLE rating_history (
+            table_id INTEGER NOT NULL REFERENCES match_results (table_id) ON DELETE CASCADE,
+            user_id INTEGER NOT NULL,
+            guild_id INTEGER NOT NULL,
+            finished_at REAL NOT NULL,
+            mu_before REAL NOT NULL,
+            sigma_before REAL NOT NULL,
+            mu_after REAL NOT NULL,
+            sigma_after REAL NOT NULL,
+            rating_before REAL NOT NULL,
+            rating_after REAL NOT NULL,
+            left_early INTEGER NOT NULL CHECK (left_early IN (0, 1)),
+            PRIMARY KEY (table_id, user_id)
+        );
+        CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, finished_at)
+        """,
+    ),
 ]
-"""Every schema version, oldest first: 1 game log, 2 match results, 3 message ids."""
+"""Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
+4 statistics and ratings derived from the results (issue 6; rebuilt from the records at will)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 
