@@ -108,4 +108,4 @@ def test_table_service_errors_map_by_class() -> None:
         exc = cls()
         assert error_key(exc)[0] == key
         assert error_text(exc, "ar") != t("error.generic", "ar")
-    assert "هذا المقعد محجوز." == error_text(tables_errors.SeatTaken(), "ar")
+    assert error_text(tables_errors.SeatTaken(), "ar") == "هذا المقعد محجوز."
