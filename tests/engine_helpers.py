@@ -121,7 +121,7 @@ def parse_script(script: str) -> list[Action]:
             locked = tokens[i] == "locked"
             i += 1
         elif atype is ActionType.HOKUM and i < len(tokens) and tokens[i].upper() in SUITS and len(tokens[i]) == 1:
-            suit = parse_suit(tokens[i])
+            suit = parse_suit(tokens[i].upper())
             i += 1
         out.append(Action(seat, atype, locked=locked, suit=suit))
     return out

@@ -244,10 +244,11 @@ def test_r11_4_records_double_without_locked_and_sun_double_locked(tmp_path: Pat
     i = next(k for k, a in enumerate(acts) if a.get("suit"))
     del acts[i]["suit"]
     _assert_error(_replay_obj(tmp_path, rec), 0, i)
-    rec = _golden("round_two_hokum_named_suit_locked_four")
-    acts = rec["hands"][0]["actions"]
-    acts[i]["suit"] = "C"  # the up card's suit
-    _assert_error(_replay_obj(tmp_path, rec), 0, i)
+    for bad_suit in ("C", "X", 3, "s", None):  # the up card's suit (C), junk, lower case, null
+        rec = _golden("round_two_hokum_named_suit_locked_four")
+        acts = rec["hands"][0]["actions"]
+        acts[i]["suit"] = bad_suit
+        _assert_error(_replay_obj(tmp_path, rec), 0, i)
     rec = _golden("round_two_hokum_named_suit_locked_four")
     for a in rec["hands"][0]["actions"]:
         a["comment"] = "ignored"
@@ -268,7 +269,6 @@ def test_r10_malformed_json_is_json_error_not_traceback(tmp_path: Path, text: st
     _assert_error(replay_cli(path), None, None)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: deeply nested JSON raises RecursionError (traceback) in replay")
 def test_r10_deeply_nested_json_is_json_error(tmp_path: Path) -> None:
     """R10 / issue 2: the engine never crashes with a traceback on bad input."""
     path = tmp_path / "deep.json"
@@ -313,8 +313,6 @@ def test_r10_malformed_structure(hands: dict[str, Any]) -> None:
         {"seat": 0, "type": "play", "card": "ZZ"},
         {"seat": 0, "type": "play", "card": None},
         {"seat": 0, "type": "double", "locked": "yes"},
-        {"seat": 0, "type": "hokum", "suit": "X"},
-        {"seat": 0, "type": "hokum", "suit": 3},
         "pass",
         None,
         [0, "pass"],
