@@ -34,12 +34,14 @@ class Tally:
 
     pair_diffs: list[int] = field(default_factory=list)  # A minus B over both plays of a pair
     pair_results: list[float] = field(default_factory=list)  # 1 win, 0.5 tie, 0 loss for A
+    pair_played: list[bool] = field(default_factory=list)  # a contract was played in either play
     hand_diffs: list[int] = field(default_factory=list)  # A minus B, one entry per hand played
     times: dict[str, list[float]] = field(default_factory=dict)  # seconds per decision, by level
 
     def merge(self, other: Tally) -> None:
         self.pair_diffs += other.pair_diffs
         self.pair_results += other.pair_results
+        self.pair_played += other.pair_played
         self.hand_diffs += other.hand_diffs
         for level, times in other.times.items():
             self.times.setdefault(level, []).extend(times)
@@ -88,13 +90,16 @@ def play_deal_pairs(a_level: str, b_level: str, first: int, count: int, seed: in
         deck = shuffled_deck(random.Random(f"{seed}:{i}"))
         dealer = i % 4
         pair = 0
+        played = False
         for a_team in (0, 1):
             hand = Hand(dealer, deck, rules, (0, 0))
             Table(a, b, a_team, tally, seed * 1_000_003 + i).play_hand(hand, (0, 0))
             value = hand_value(hand, a_team, rules)
             tally.hand_diffs.append(value)
             pair += value
+            played = played or hand.result is not None
         tally.pair_diffs.append(pair)
+        tally.pair_played.append(played)
         tally.pair_results.append(1.0 if pair > 0 else 0.5 if pair == 0 else 0.0)
     return tally
 
@@ -119,6 +124,7 @@ def play_match_pairs(a_level: str, b_level: str, first: int, count: int, seed: i
             outcome += 1 if match.winner == a_team else -1
             diff += match.score[a_team] - match.score[1 - a_team]
         tally.pair_diffs.append(diff)
+        tally.pair_played.append(True)
         tally.pair_results.append(1.0 if outcome > 0 else 0.5 if outcome == 0 else 0.0)
     return tally
 
@@ -154,6 +160,8 @@ def report(tally: Tally, args: argparse.Namespace, elapsed: float) -> str:
     rate, rate_ci = mean_ci(tally.pair_results)
     decided = [r for r in tally.pair_results if r != 0.5]
     dec_rate, dec_ci = mean_ci(decided)
+    contested = [r for r, p in zip(tally.pair_results, tally.pair_played, strict=True) if p]
+    con_rate, con_ci = mean_ci(contested)
     diff, diff_ci = mean_ci(tally.hand_diffs)
     lines = [
         f"arena: A={args.a} vs B={args.b}, {n} duplicate {unit} pairs "
@@ -163,6 +171,9 @@ def report(tally: Tally, args: argparse.Namespace, elapsed: float) -> str:
         f"A won {wins}, tied {ties}, lost {losses} {unit} pairs",
         f"A win rate (ties half): {100 * rate:.1f}% (95% CI {100 * (rate - rate_ci):.1f}% .. "
         f"{100 * (rate + rate_ci):.1f}%)",
+        f"A win rate (ties half) over the {len(contested)} pairs where a contract was played "
+        f"(not thrown in both times, R3.2): {100 * con_rate:.1f}% (95% CI {100 * (con_rate - con_ci):.1f}% .. "
+        f"{100 * (con_rate + con_ci):.1f}%)",
         (
             f"A win rate (ties left out): {100 * dec_rate:.1f}% (95% CI {100 * (dec_rate - dec_ci):.1f}% .. "
             f"{100 * (dec_rate + dec_ci):.1f}%)"

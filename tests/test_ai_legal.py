@@ -19,7 +19,7 @@ VARIANTS = [
 
 def play_hand(levels: list[str], seed: int, rules: Rules, match_score: tuple[int, int]) -> Hand:
     rng = random.Random(seed)
-    players = [make_player(level, budget_ms=2.0) for level in levels]
+    players = [make_player(level, budget_ms=1.0) for level in levels]
     hand = Hand(seed % 4, shuffled_deck(rng), rules, match_score)
     while hand.phase != Phase.FINISHED:
         seat = hand.to_move
@@ -49,3 +49,12 @@ def test_normal_against_itself_finishes_with_scores() -> None:
             finished += 1
             assert sum(hand.result.card_points) in (130, 162)
     assert finished > 100
+
+
+def test_hard_plays_only_legal_actions_with_a_tiny_budget() -> None:
+    contracts = set()
+    for seed in range(24):
+        rules = VARIANTS[seed % len(VARIANTS)]
+        hand = play_hand(["hard", "normal", "hard", "random"], seed, rules, (0, 0))
+        contracts.add(hand.contract)
+    assert "hokum" in contracts
