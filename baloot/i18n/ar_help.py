@@ -29,6 +29,8 @@ _COMMANDS: Final = {
     "cmd.end.desc": "أنهِ هذه الطاولة (صاحبها أو مشرف أو بتصويت اللاعبين)",
     "cmd.language.name": "اللغة",
     "cmd.language.desc": "اختر لغة هذه الطاولة أو الخادم",
+    "cmd.fill.name": "بوتات",
+    "cmd.fill.desc": "املأ المقاعد الفارغة بلاعبين آليين",
     "opt.seat.name": "المقعد",
     "opt.seat.desc": "المقعد الذي تجلس فيه (1–4)",
     "opt.team.name": "الفريق",
@@ -41,6 +43,8 @@ _COMMANDS: Final = {
     "opt.language.desc": "اللغة المستخدمة",
     "opt.scope.name": "النطاق",
     "opt.scope.desc": "هذه الطاولة فقط أو الخادم كله (للمشرفين)",
+    "opt.level.name": "المستوى",
+    "opt.level.desc": "مستوى لعب البوتات",
     "opt.ashkal_on_ace.name": "أشكل_على_الإكة",
     "opt.ashkal_on_ace.desc": "اسمح بالأشكل إذا كانت الورقة المكشوفة إكة",
     "opt.ashkal_round_two.name": "أشكل_الدور_الثاني",
@@ -63,6 +67,9 @@ _COMMANDS: Final = {
     "choice.language.ar": "العربية",
     "choice.scope.table": "هذه الطاولة",
     "choice.scope.server": "الخادم كله",
+    "choice.level.easy": "سهل",
+    "choice.level.normal": "عادي",
+    "choice.level.hard": "صعب",
 }
 
 _RULES: Final = {

@@ -29,6 +29,8 @@ _COMMANDS: Final = {
     "cmd.end.desc": "End this table (its creator, an admin, or a vote of the players)",
     "cmd.language.name": "language",
     "cmd.language.desc": "Set the language of this table or server",
+    "cmd.fill.name": "bots",
+    "cmd.fill.desc": "Fill the empty seats with bot players",
     "opt.seat.name": "seat",
     "opt.seat.desc": "The seat to take (1–4)",
     "opt.team.name": "team",
@@ -41,6 +43,8 @@ _COMMANDS: Final = {
     "opt.language.desc": "The language to use",
     "opt.scope.name": "scope",
     "opt.scope.desc": "This table only, or the whole server (admins)",
+    "opt.level.name": "level",
+    "opt.level.desc": "How well the bots play",
     "opt.ashkal_on_ace.name": "ashkal_on_ace",
     "opt.ashkal_on_ace.desc": "Allow Ashkal when the up card is an Ace",
     "opt.ashkal_round_two.name": "ashkal_round_two",
@@ -63,6 +67,9 @@ _COMMANDS: Final = {
     "choice.language.ar": "العربية (Arabic)",
     "choice.scope.table": "This table",
     "choice.scope.server": "The whole server",
+    "choice.level.easy": "Easy",
+    "choice.level.normal": "Normal",
+    "choice.level.hard": "Hard",
 }
 
 _RULES: Final = {
