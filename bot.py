@@ -1,0 +1,142 @@
+"""The Baloot Discord bot: ``python bot.py`` (settings from the environment and ``.env``).
+
+Start-up (``setup_hook``): open the SQLite storage (WAL, migrations), build
+the table service (AI players from :mod:`baloot.ai`, searched in worker
+processes when ``AI_WORKERS`` > 0), set the Arabic-aware command
+translator, load the cogs (a failing one is logged, not fatal), register the
+persistent buttons, sync the slash commands (to ``DEV_GUILD_ID`` when set,
+else globally) and resume every unfinished table. Shutdown stops the tables'
+timers, the workers and the storage. The token is never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+import discord
+from discord.ext import commands
+from dotenv import load_dotenv
+
+from baloot.ai import make_player
+from baloot.config import ConfigError, Settings, load_settings
+from baloot.i18n.translator import CatalogTranslator, LocalizedCommandTree
+from baloot.storage import Storage
+from baloot.tables import TableService
+from cogs import EXTENSIONS
+from cogs.buttons import DYNAMIC_ITEMS
+from cogs.mirror import Mirror
+from cogs.presenter import Presenter
+from cogs.runtime import Languages, Runtime
+
+log = logging.getLogger("baloot.bot")
+
+
+def intents() -> discord.Intents:
+    """Guilds only: slash commands and buttons arrive as interactions; nothing privileged."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+class BalootBot(commands.Bot):
+    """The bot: owns the storage, the table service and the Discord layer's runtime."""
+
+    runtime: Runtime
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            tree_cls=LocalizedCommandTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.storage: Storage | None = None
+        self.service: TableService | None = None
+        self.executor: ProcessPoolExecutor | None = None
+
+    async def setup_hook(self) -> None:
+        settings = self.settings
+        self.storage = storage = await Storage.open(settings.database_path)
+        if settings.ai_workers > 0:
+            self.executor = ProcessPoolExecutor(
+                settings.ai_workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        self.service = service = TableService(
+            storage,
+            turn_seconds_default=float(settings.turn_seconds),
+            bot_delay=settings.bot_delay_seconds,
+            bot_factory=make_player,
+            bot_executor=self.executor,
+        )
+        runtime = Runtime(self, service, Mirror(storage), Languages(service, self, settings.default_language))
+        self.runtime = runtime
+        service.add_listener(Presenter(runtime))
+        await self.tree.set_translator(CatalogTranslator())
+        for extension in EXTENSIONS:
+            try:
+                await self.load_extension(extension)
+            except Exception:
+                log.exception("could not load %s; starting without it", extension)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        guild = discord.Object(settings.dev_guild_id) if settings.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        log.info("synced %d commands %s", len(synced), f"to server {guild.id}" if guild else "globally")
+        resumed = await service.resume_all()
+        log.info("resumed %d tables", len(resumed))
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d servers", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        """Stop timers and bots, presenters, workers and storage, then disconnect."""
+        if self.service is not None:
+            await self.service.close()
+        runtime = getattr(self, "runtime", None)
+        if isinstance(runtime, Runtime):
+            await runtime.channel.close()
+            await runtime.private.close()
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+        await super().close()
+        if self.storage is not None:
+            await self.storage.close()
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(
+        level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
+    )
+    logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
+
+
+def main() -> int:
+    """Run until stopped; exit code 2 when a setting is missing or malformed."""
+    load_dotenv(override=False)
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        print(f"baloot: {exc}", file=sys.stderr)
+        return 2
+    configure_logging(settings.log_level)
+    log.info("starting with %r", settings)
+    bot = BalootBot(settings)
+    try:
+        asyncio.run(bot.start(settings.token))
+    except KeyboardInterrupt:
+        pass
+    except discord.LoginFailure:
+        log.error("Discord refused the token (DISCORD_TOKEN)")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,151 @@
+"""Persistent buttons (ARCHITECTURE.md): ``DynamicItem``s rebuilt from their ``custom_id``.
+
+An action button's id carries table, seat, version and action
+(:mod:`baloot.render.custom_ids`), so a press works on any message, after any
+restart. A press hands the action to the table service with its version and
+answers by updating its own message with the player's fresh view (callback
+type 7); a refused press gets a short private message and changes nothing.
+The "My hand" button on the table message answers with a fresh ephemeral view.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from baloot.errors import BalootError
+from baloot.render import (
+    ACTION_ID_TEMPLATE,
+    TABLE_ID_TEMPLATE,
+    ActionId,
+    CustomIdError,
+    Payload,
+    decode_action_id,
+    decode_table_id,
+    encode_action_id,
+    encode_table_id,
+    render_hand,
+    render_text,
+    table_info_from,
+)
+from baloot.tables import NoTableHere, PlayerHand
+
+from .private import Shown
+from .replies import NotYourHand, in_time, reply, reply_error, tell_dms_closed, update, user_locale
+from .runtime import Runtime, runtime_of
+
+
+def hand_payload(runtime: Runtime, hand: PlayerHand, locale: str) -> tuple[Payload, Shown]:
+    """A player's private view from the service's snapshot, and what it shows."""
+    state = runtime.mirror.get(hand.table_id)
+    if state is None:
+        raise NoTableHere("That table is no longer running.")
+    info = table_info_from(state.info, deadline=hand.deadline, default_language=runtime.language_of(state))
+    return render_hand(info, hand.view, hand.hand_no, locale), (hand.version, False)
+
+
+async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
+    """A press on an action button of a private view."""
+    runtime = runtime_of(interaction.client)
+    locale = user_locale(interaction)
+    user_id = interaction.user.id
+    viewer = None
+    shown: Shown | None = None
+    try:
+        if not action_id.table_id.isdigit():
+            raise CustomIdError("not a table of this bot")
+        table_id = int(action_id.table_id)
+        mine = runtime.service.table_of_user(user_id)
+        seat = mine.seat_of(user_id) if mine is not None and mine.id == table_id else None
+        if seat is not None and seat != action_id.seat:
+            raise NotYourHand()
+        viewer = runtime.private.begin(table_id, user_id, action_id.seat) if seat is not None else None
+        result = await in_time(
+            interaction,
+            runtime.service.act(table_id, user_id, action_id.action, action_id.version),
+            ephemeral=True,
+            update=True,
+        )
+        if result.hand is not None:
+            payload, shown = hand_payload(runtime, result.hand, locale)
+        else:  # the match is over: the final view, without buttons
+            state = runtime.mirror.get(table_id)
+            rendered = None if state is None else runtime.private.render(state, action_id.seat, locale)
+            payload, shown = rendered if rendered is not None else (render_text("error.match_over", locale), None)
+        await update(interaction, payload)
+    except BalootError as exc:
+        shown = None
+        await reply_error(interaction, exc)
+    finally:
+        if viewer is not None:
+            runtime.private.end(viewer, interaction if shown is not None else None, shown)
+    await tell_dms_closed(interaction)
+
+
+async def show_hand(interaction: discord.Interaction, table_id: int | None) -> None:
+    """A fresh ephemeral private view ("My hand" or ``/baloot hand``); ``None``: this channel's table."""
+    runtime = runtime_of(interaction.client)
+    locale = user_locale(interaction)
+    user_id = interaction.user.id
+    service = runtime.service
+    try:
+        if table_id is None:
+            hand = await in_time(interaction, service.my_hand_in(interaction.channel_id or 0, user_id), ephemeral=True)
+        else:
+            hand = await in_time(interaction, service.my_hand(table_id, user_id), ephemeral=True)
+        viewer = runtime.private.begin(hand.table_id, user_id, hand.seat)
+        shown: Shown | None = None
+        try:
+            payload, shown = hand_payload(runtime, hand, locale)
+            await reply(interaction, payload, ephemeral=True)
+        finally:
+            runtime.private.end(viewer, interaction if shown is not None else None, shown)
+    except BalootError as exc:
+        await reply_error(interaction, exc)
+    await tell_dms_closed(interaction)
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTION_ID_TEMPLATE):
+    """A button of a private view: one legal action of one seat at one version."""
+
+    def __init__(self, action_id: ActionId) -> None:
+        custom_id = encode_action_id(action_id.table_id, action_id.seat, action_id.version, action_id.action)
+        super().__init__(discord.ui.Button(custom_id=custom_id))
+        self.action_id = action_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActionButton:
+        return cls(decode_action_id(match.group(0)))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await press(interaction, self.action_id)
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_ID_TEMPLATE):
+    """A button on the table message ("My hand")."""
+
+    def __init__(self, table_id: str, kind: str = "mine") -> None:
+        super().__init__(discord.ui.Button(custom_id=encode_table_id(table_id, kind)))
+        self.table_id = table_id
+        self.kind = kind
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableButton:
+        table_id, kind = decode_table_id(match.group(0))
+        return cls(table_id, kind)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if not self.table_id.isdigit():
+            await reply_error(interaction, NoTableHere())
+            return
+        await show_hand(interaction, int(self.table_id))
+
+
+DYNAMIC_ITEMS = (ActionButton, TableButton)
+"""What ``bot.py`` registers in ``setup_hook`` (``bot.add_dynamic_items``)."""

@@ -1,0 +1,156 @@
+"""The table in the channel (issue 4): one message per hand, edited as the hand goes on.
+
+Changes are coalesced: an event marks a message dirty and a per-table task
+renders and sends it after :data:`EDIT_DELAY`, and no sooner than
+:data:`MIN_INTERVAL` after the table's previous edit, so a burst of events
+(a trick, the end of a hand, a deal) makes one edit per message and a table
+stays well under Discord's ~5 messages per 5 s per channel. Message ids are
+stored through the service (``lobby``, ``hand:N``) so edits continue after a
+restart. Everything is sent with the bot token; rendering reads the
+:mod:`.mirror`, never the service's live state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final
+
+import discord
+
+from baloot.render import Notice, Payload, render_lobby, render_notice, render_table
+
+from .mirror import TableState
+from .payloads import message_args
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
+
+log = logging.getLogger("baloot.discord")
+
+EDIT_DELAY: Final = 0.25
+"""Seconds a table waits after a change before editing, to gather a burst into one edit."""
+MIN_INTERVAL: Final = 1.0
+"""Seconds between two flushes of one table (at most ~5 edits in 5 s per channel)."""
+LOBBY: Final = "lobby"
+
+
+def hand_key(hand_no: int) -> str:
+    return f"hand:{hand_no}"
+
+
+def _order(key: str) -> int:
+    return -1 if key == LOBBY else int(key.split(":")[1])
+
+
+@dataclass
+class Board:
+    """The channel messages of one table and what needs sending."""
+
+    messages: dict[str, int] = field(default_factory=dict)  # key -> message id
+    dirty: set[str] = field(default_factory=set)
+    task: asyncio.Task[None] | None = None
+    last_flush: float = 0.0
+
+
+class ChannelBoard:
+    """Keeps every table's channel messages up to date."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self.boards: dict[int, Board] = {}
+        self._notices: set[asyncio.Task[None]] = set()
+
+    def board(self, table_id: int) -> Board:
+        board = self.boards.get(table_id)
+        if board is None:
+            board = self.boards[table_id] = Board()
+        return board
+
+    def adopt(self, table_id: int, key: str, message_id: int) -> None:
+        """Use an existing message for ``key`` (the /create reply, or one stored before a restart)."""
+        self.board(table_id).messages[key] = message_id
+
+    def touch(self, state: TableState, *keys: str) -> None:
+        """Mark messages of a table as changed; they are sent shortly, coalesced."""
+        board = self.board(state.table_id)
+        board.dirty.update(keys)
+        if board.task is None or board.task.done():
+            board.task = asyncio.create_task(self._flush_soon(state, board), name=f"baloot-table-{state.table_id}")
+
+    def touch_current(self, state: TableState) -> None:
+        """Mark the message of the current hand (or the lobby before the first deal)."""
+        hand_no = state.hand_no
+        self.touch(state, LOBBY if hand_no is None else hand_key(hand_no))
+
+    async def _flush_soon(self, state: TableState, board: Board) -> None:
+        while board.dirty:
+            wait = max(EDIT_DELAY, board.last_flush + MIN_INTERVAL - time.monotonic())
+            await asyncio.sleep(wait)
+            keys = sorted(board.dirty, key=_order)
+            board.dirty.clear()
+            for key in keys:
+                await self._send(state, board, key)
+            board.last_flush = time.monotonic()
+        if state.closed:
+            self.boards.pop(state.table_id, None)
+            self.runtime.mirror.forget(state.table_id)
+
+    def render(self, state: TableState, key: str) -> Payload | None:
+        """The payload of one of the table's messages, from the mirror."""
+        runtime = self.runtime
+        language = runtime.language_of(state)
+        info = runtime.render_info(state)
+        if key == LOBBY:
+            return render_lobby(info, state.info.rules, language)
+        match = state.match
+        hand_no = _order(key)
+        if match is None or hand_no >= len(match.hands):
+            return None
+        if hand_no != state.hand_no:
+            info = runtime.render_info(state, for_seat=-1)  # an earlier hand: no turn, no notice
+        payload = render_table(info, match, language, index=hand_no)
+        if state.closed:
+            payload["components"] = []
+        return payload
+
+    async def _send(self, state: TableState, board: Board, key: str) -> None:
+        payload = self.render(state, key)
+        if payload is None:
+            return
+        channel = self.runtime.client.get_partial_messageable(state.channel_id, guild_id=state.info.guild_id)
+        message_id = board.messages.get(key)
+        try:
+            if message_id is not None:
+                try:
+                    await channel.get_partial_message(message_id).edit(**message_args(payload))
+                    return
+                except discord.NotFound:
+                    log.info("table %s: message %s is gone; sending a new one", state.table_id, key)
+            sent = await channel.send(**message_args(payload))
+            board.messages[key] = sent.id
+            await self.runtime.service.remember_message(state.table_id, key, state.channel_id, sent.id)
+        except discord.HTTPException:
+            log.exception("table %s: could not send %s", state.table_id, key)
+
+    def announce(self, state: TableState, notice: Notice) -> None:
+        """A one-line message in the table's channel (a timeout, the table being back)."""
+        payload = render_notice(self.runtime.render_info(state), notice, self.runtime.language_of(state))
+        channel = self.runtime.client.get_partial_messageable(state.channel_id, guild_id=state.info.guild_id)
+
+        async def send() -> None:
+            try:
+                await channel.send(**message_args(payload))
+            except discord.HTTPException:
+                log.exception("table %s: could not send a notice", state.table_id)
+
+        task = asyncio.create_task(send())
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    async def close(self) -> None:
+        """Cancel pending edits (shutdown)."""
+        for task in [b.task for b in self.boards.values() if b.task is not None] + list(self._notices):
+            task.cancel()

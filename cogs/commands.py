@@ -1,0 +1,265 @@
+"""The ``/baloot`` slash commands (issue 4): thin calls into the table service.
+
+Names, descriptions, options and choices come from the message catalog
+(:func:`~baloot.i18n.translator.cmd_str`), so Discord shows them in Arabic to
+Arabic users. Replies about the user are private and in their locale; what
+the whole table should read (a table opened, the match begins, the table
+ends) is public and in the table's language. Every refusal is a private
+message from the one error handler, :meth:`BalootCommands.cog_app_command_error`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from baloot.errors import BalootError
+from baloot.i18n import t
+from baloot.i18n.translator import cmd_str
+from baloot.render import Notice, render_lobby, render_rules, render_score_sheet, render_text
+from baloot.tables import BOT_LEVELS, NotAllowed
+
+from .buttons import show_hand
+from .channel import LOBBY
+from .replies import in_time, is_admin, reply, reply_error, tell_dms_closed, user_locale
+from .runtime import Runtime, runtime_of
+
+TEAM_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.team.{n}"), value=n - 1) for n in (1, 2)]
+LANGUAGE_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.language.{code}"), value=code) for code in ("en", "ar")]
+SCOPE_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.scope.{s}"), value=s) for s in ("table", "server")]
+LEVEL_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.level.{lv}"), value=lv) for lv in BOT_LEVELS]
+RULE_OPTIONS = (
+    "ashkal_on_ace",
+    "ashkal_round_two",
+    "third_round_on_ace",
+    "kawesh",
+    "declarer_leads",
+    "trump_sequence_priority",
+    "projects_multiply_fully",
+    "baloot_stays_with_holder",
+)
+
+
+def _localized(*names: str) -> dict[str, Any]:
+    return {name: cmd_str(f"opt.{name}.name") for name in names}
+
+
+def _described(*names: str) -> dict[str, Any]:
+    return {name: cmd_str(f"opt.{name}.desc") for name in names}
+
+
+class BalootCommands(commands.Cog):
+    """``/baloot create|join|leave|start|bots|hand|score|rules|end|language``."""
+
+    baloot = app_commands.Group(
+        name=cmd_str("cmd.baloot.name"), description=cmd_str("cmd.baloot.desc"), guild_only=True
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def runtime(self) -> Runtime:
+        return runtime_of(self.bot)
+
+    def channel_language(self, interaction: discord.Interaction) -> str:
+        """The language of this channel's table (or of the server when there is none)."""
+        runtime = self.runtime
+        state = None
+        for candidate in runtime.mirror.tables.values():
+            if candidate.channel_id == interaction.channel_id and not candidate.closed:
+                state = candidate
+        if state is not None:
+            return runtime.language_of(state)
+        return runtime.languages.channel(interaction.guild_id or 0, None)
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """The one error handler: a private message in the user's locale; nothing changed."""
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        await reply_error(interaction, original)
+
+    # -- the table --------------------------------------------------------------------------------
+    @baloot.command(name=cmd_str("cmd.create.name"), description=cmd_str("cmd.create.desc"))
+    @app_commands.rename(**_localized("target", "turn_time", *RULE_OPTIONS))
+    @app_commands.describe(**_described("target", "turn_time", *RULE_OPTIONS))
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        target: app_commands.Range[int, 1, 1000] | None = None,
+        turn_time: app_commands.Range[int, 5, 600] | None = None,
+        ashkal_on_ace: bool | None = None,
+        ashkal_round_two: bool | None = None,
+        third_round_on_ace: bool | None = None,
+        kawesh: bool | None = None,
+        declarer_leads: bool | None = None,
+        trump_sequence_priority: bool | None = None,
+        projects_multiply_fully: bool | None = None,
+        baloot_stays_with_holder: bool | None = None,
+    ) -> None:
+        """Open a table in this channel with its options; the creator sits at seat 1."""
+        runtime = self.runtime
+        user_locale(interaction)
+        values = dict(zip(RULE_OPTIONS, (ashkal_on_ace, ashkal_round_two, third_round_on_ace, kawesh,
+                                         declarer_leads, trump_sequence_priority, projects_multiply_fully,
+                                         baloot_stays_with_holder), strict=True))
+        rules: dict[str, object] = {k: v for k, v in values.items() if v is not None}
+        if target is not None:
+            rules["target"] = target
+        info = await in_time(interaction, runtime.service.create(
+            interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id,
+            interaction.user.display_name, rules=rules or None, turn_seconds=turn_time,
+        ), ephemeral=False)
+        state = runtime.mirror.track(info)
+        language = runtime.language_of(state)
+        command = f"`/{t('cmd.baloot.name', language)} {t('cmd.join.name', language)}`"
+        state.notice = Notice("notice.table_created", seat=0, params=(("command", command),))
+        payload = render_lobby(runtime.render_info(state), info.rules, language)
+        message_id = await reply(interaction, payload, ephemeral=False)
+        if message_id is not None:
+            runtime.channel.adopt(info.id, LOBBY, message_id)
+            await runtime.service.remember_message(info.id, LOBBY, info.channel_id, message_id)
+
+    @baloot.command(name=cmd_str("cmd.join.name"), description=cmd_str("cmd.join.desc"))
+    @app_commands.rename(**_localized("seat", "team"))
+    @app_commands.describe(**_described("seat", "team"))
+    @app_commands.choices(team=TEAM_CHOICES)
+    async def join(
+        self,
+        interaction: discord.Interaction,
+        seat: app_commands.Range[int, 1, 4] | None = None,
+        team: app_commands.Choice[int] | None = None,
+    ) -> None:
+        """Sit at a chosen seat (1–4), in a team, or at the first free seat."""
+        locale = user_locale(interaction)
+        info = await in_time(interaction, self.runtime.service.join(
+            interaction.channel_id or 0, interaction.user.id, interaction.user.display_name,
+            seat=None if seat is None else seat - 1, team=None if team is None else team.value,
+        ), ephemeral=True)
+        where = info.seat_of(interaction.user.id)
+        assert where is not None
+        await reply(interaction, render_text(
+            "notice.joined", locale, name=discord.utils.escape_markdown(interaction.user.display_name),
+            seat=t("seat.number", locale, n=where + 1), team=t("team.number", locale, n=(where & 1) + 1),
+        ), ephemeral=True)
+
+    @baloot.command(name=cmd_str("cmd.leave.name"), description=cmd_str("cmd.leave.desc"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Stand up (during a match a bot or the safe policy plays the seat until it is retaken)."""
+        locale = user_locale(interaction)
+        await in_time(interaction, self.runtime.service.leave(interaction.channel_id or 0, interaction.user.id),
+                      ephemeral=True)
+        await reply(interaction, render_text(
+            "notice.left", locale, name=discord.utils.escape_markdown(interaction.user.display_name)
+        ), ephemeral=True)
+
+    @baloot.command(name=cmd_str("cmd.start.name"), description=cmd_str("cmd.start.desc"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        """Deal the first hand once four are seated."""
+        runtime = self.runtime
+        user_locale(interaction)
+        info = await in_time(interaction, runtime.service.start(interaction.channel_id or 0, interaction.user.id),
+                             ephemeral=False)
+        state = runtime.mirror.track(info)
+        language = runtime.language_of(state)
+        hand = state.match.current if state.match is not None else None
+        dealer = hand.dealer if hand is not None else 0
+        seated = info.seats[dealer]
+        name = seated.name if seated is not None else ""
+        await reply(interaction, render_text("notice.started", language, name=discord.utils.escape_markdown(name)),
+                    ephemeral=False)
+        await tell_dms_closed(interaction)
+
+    @baloot.command(name=cmd_str("cmd.fill.name"), description=cmd_str("cmd.fill.desc"))
+    @app_commands.rename(**_localized("level"))
+    @app_commands.describe(**_described("level"))
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def fill(self, interaction: discord.Interaction, level: app_commands.Choice[str] | None = None) -> None:
+        """Seat bots of a level in every empty seat (issue 5), before the match starts."""
+        runtime = self.runtime
+        locale = user_locale(interaction)
+        info = await in_time(interaction, runtime.service.fill_with_bots(
+            interaction.channel_id or 0, interaction.user.id, "normal" if level is None else level.value
+        ), ephemeral=True)
+        state = runtime.mirror.track(info)
+        await reply(interaction, render_lobby(runtime.render_info(state), info.rules, locale), ephemeral=True)
+
+    @baloot.command(name=cmd_str("cmd.end.name"), description=cmd_str("cmd.end.desc"))
+    async def end(self, interaction: discord.Interaction) -> None:
+        """End the table: its creator or an admin at once, else a vote of the seated players."""
+        user_locale(interaction)
+        language = self.channel_language(interaction)
+        result = await in_time(interaction, self.runtime.service.end(
+            interaction.channel_id or 0, interaction.user.id, is_admin=is_admin(interaction)
+        ), ephemeral=False)
+        mention = interaction.user.mention
+        if result.ended:
+            payload = render_text("notice.ended", language, name=mention)
+        else:
+            payload = render_text("notice.vote_end", language, name=mention, votes=result.votes, needed=result.needed)
+        await reply(interaction, payload, ephemeral=False)
+
+    @baloot.command(name=cmd_str("cmd.language.name"), description=cmd_str("cmd.language.desc"))
+    @app_commands.rename(**_localized("language", "scope"))
+    @app_commands.describe(**_described("language", "scope"))
+    @app_commands.choices(language=LANGUAGE_CHOICES, scope=SCOPE_CHOICES)
+    async def language(
+        self,
+        interaction: discord.Interaction,
+        language: app_commands.Choice[str],
+        scope: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """Set the language of this table (its creator or an admin) or of the server (admins)."""
+        runtime = self.runtime
+        user_locale(interaction)
+        code = language.value
+        if scope is not None and scope.value == "server":
+            if not is_admin(interaction):
+                raise NotAllowed("Only a server admin can set the server's language.")
+            await runtime.service.set_guild_language(interaction.guild_id or 0, code)
+            runtime.languages.set_guild(interaction.guild_id or 0, code)
+            for state in runtime.mirror.tables.values():
+                if state.info.guild_id == interaction.guild_id and not state.closed:
+                    runtime.channel.touch_current(state)
+        else:
+            await runtime.service.set_language(
+                interaction.channel_id or 0, interaction.user.id, code, is_admin=is_admin(interaction)
+            )
+        await reply(interaction, render_text("notice.language_set", code), ephemeral=True)
+
+    # -- reading ------------------------------------------------------------------------------------
+    @baloot.command(name=cmd_str("cmd.hand.name"), description=cmd_str("cmd.hand.desc"))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        """Your cards and buttons, privately (always a fresh reply)."""
+        await show_hand(interaction, None)
+
+    @baloot.command(name=cmd_str("cmd.score.name"), description=cmd_str("cmd.score.desc"))
+    async def score(self, interaction: discord.Interaction) -> None:
+        """The score sheet of the match so far."""
+        runtime = self.runtime
+        locale = user_locale(interaction)
+        sheet = runtime.service.score_sheet(interaction.channel_id or 0)
+        state = runtime.mirror.get(sheet.table_id)
+        if state is None:
+            state = runtime.mirror.track(runtime.service.table_by_id(sheet.table_id))
+        await reply(interaction, render_score_sheet(runtime.render_info(state), sheet, locale), ephemeral=True)
+
+    @baloot.command(name=cmd_str("cmd.rules.name"), description=cmd_str("cmd.rules.desc"))
+    async def rules(self, interaction: discord.Interaction) -> None:
+        """The rules in short (with this table's target when there is one)."""
+        runtime = self.runtime
+        locale = user_locale(interaction)
+        try:
+            table_rules = runtime.service.table_info(interaction.channel_id or 0).rules
+        except BalootError:
+            table_rules = None
+        await reply(interaction, render_rules(locale, table_rules), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point (``bot.load_extension("cogs.commands")``)."""
+    await bot.add_cog(BalootCommands(bot))

@@ -1,0 +1,169 @@
+"""The Discord layer's listener on the table service: events → table message and private hands.
+
+Events of one table arrive in order, after what they report is stored, while
+the table's lock is held (:mod:`baloot.tables.events`); this listener only
+updates the :mod:`.mirror` and marks what to send — the sending happens in
+tasks of :mod:`.channel` and :mod:`.private`. Private views are refreshed at
+the end of a burst (the ``TurnStarted`` that closes every accepted action, or
+the end of the match or table), so that a player never sees a half-dealt hand.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from baloot.errors import BalootError
+from baloot.i18n import t
+from baloot.render import Notice
+from baloot.tables import TableInfo
+from baloot.tables.events import (
+    ActionApplied,
+    HandFinished,
+    HandStarted,
+    MatchFinished,
+    PlayerAway,
+    PlayerBack,
+    SeatsChanged,
+    TableCreated,
+    TableEnded,
+    TableEvent,
+    TableResumed,
+    TableSettingsChanged,
+    TurnReminder,
+    TurnStarted,
+    TurnTimedOut,
+)
+
+from .channel import LOBBY, hand_key
+from .mirror import TableState
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
+
+log = logging.getLogger("baloot.discord")
+
+
+def seat_notice(old: TableInfo, new: TableInfo, language: str) -> Notice | None:
+    """Who sat down or stood up between two snapshots (``notice.joined`` / ``notice.left``)."""
+    for seat in range(4):
+        before, after = old.seats[seat], new.seats[seat]
+        if after is not None and after.human and (before is None or before.user_id != after.user_id
+                                                  or not before.human):
+            return Notice("notice.joined", seat=seat, params=(
+                ("seat", t("seat.number", language, n=seat + 1)),
+                ("team", t("team.number", language, n=(seat & 1) + 1)),
+            ))
+        if before is not None and before.human and (after is None or not after.human):
+            return Notice("notice.left", params=(("name", before.name),))
+    return None
+
+
+class Presenter:
+    """Turns table events into channel edits and private refreshes."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self._pending: dict[int, set[int]] = {}  # table id -> seats whose private view to refresh
+
+    async def __call__(self, event: TableEvent) -> None:
+        runtime = self.runtime
+        state = runtime.mirror.get(event.table_id)
+        if isinstance(event, TableCreated | TableResumed):
+            state = runtime.mirror.track(event.table)
+            await runtime.languages.load(state.info.guild_id)
+            runtime.private.sync_seats(state)
+            if isinstance(event, TableResumed):
+                await self._resumed(state)
+            return
+        if state is None:
+            log.debug("event %s for an unknown table %s", type(event).__name__, event.table_id)
+            return
+        await self._on(state, event)
+
+    async def _resumed(self, state: TableState) -> None:
+        runtime = self.runtime
+        await runtime.mirror.reload(state)
+        for stored in (await runtime.service.messages(state.table_id)).values():
+            if stored.key == LOBBY or stored.key.startswith("hand:"):
+                runtime.channel.adopt(state.table_id, stored.key, stored.message_id)
+            elif stored.key.startswith("dm:"):
+                user_id = int(stored.key[3:])
+                seat = state.info.seat_of(user_id)
+                if seat is not None:
+                    runtime.private.adopt_dm(state.table_id, user_id, seat, stored.channel_id, stored.message_id)
+        state.notice = Notice("notice.resumed")
+        runtime.channel.announce(state, state.notice)
+        runtime.channel.touch_current(state)
+
+    def _refresh_info(self, state: TableState) -> None:
+        with contextlib.suppress(BalootError):  # closed: keep the last snapshot
+            state.info = self.runtime.service.table_by_id(state.table_id)
+
+    def _later(self, state: TableState, *seats: int) -> None:
+        self._pending.setdefault(state.table_id, set()).update(seats)
+
+    def _flush_private(self, state: TableState) -> None:
+        for seat in sorted(self._pending.pop(state.table_id, ())):
+            self.runtime.private.refresh(state, seat)
+
+    async def _on(self, state: TableState, event: TableEvent) -> None:
+        runtime = self.runtime
+        channel = runtime.channel
+        if isinstance(event, SeatsChanged | TableSettingsChanged):
+            if isinstance(event, SeatsChanged):
+                state.notice = seat_notice(state.info, event.table, runtime.language_of(state)) or state.notice
+            state.info = event.table
+            runtime.private.sync_seats(state)
+            channel.touch_current(state)
+        elif isinstance(event, HandStarted):
+            await runtime.mirror.reload(state)
+            self._refresh_info(state)
+            state.notice = None
+            self._later(state, *range(4))
+            channel.touch(state, hand_key(event.hand_no))
+        elif isinstance(event, ActionApplied):
+            await runtime.mirror.advance(state, event)
+            if event.auto:
+                self._later(state, event.seat)
+            elif state.notice is not None and state.notice.key in ("notice.timed_out", "notice.reminder"):
+                state.notice = None
+            channel.touch(state, hand_key(event.hand_no))
+        elif isinstance(event, HandFinished):
+            channel.touch(state, hand_key(event.hand_no))
+        elif isinstance(event, MatchFinished):
+            state.closed = True
+            self._later(state, *range(4))
+            self._flush_private(state)
+            channel.touch_current(state)
+        elif isinstance(event, TurnStarted):
+            state.deadline = event.deadline
+            self._refresh_info(state)
+            if not event.played_for:
+                self._later(state, event.seat)
+            self._flush_private(state)
+            channel.touch_current(state)
+        elif isinstance(event, TurnReminder):
+            state.notice = Notice("notice.reminder", seat=event.seat, params=(
+                ("seconds", max(0, round(event.deadline - runtime.service.clock()))),
+                ("deadline", f"<t:{int(event.deadline)}:R>"),
+            ))
+            channel.touch_current(state)
+        elif isinstance(event, TurnTimedOut):
+            state.notice = Notice("notice.timed_out", seat=event.seat, action=event.action)
+            channel.announce(state, state.notice)
+        elif isinstance(event, PlayerAway | PlayerBack):
+            self._refresh_info(state)
+            state.notice = Notice("notice.away" if isinstance(event, PlayerAway) else "notice.back", seat=event.seat)
+            channel.touch_current(state)
+        elif isinstance(event, TableEnded):
+            await self._ended(state, event)
+
+    async def _ended(self, state: TableState, event: TableEnded) -> None:
+        state.closed = True
+        if event.by_user_id is not None:
+            state.notice = Notice("notice.ended", params=(("name", f"<@{event.by_user_id}>"),))
+        self._later(state, *range(4))
+        self._flush_private(state)
+        self.runtime.channel.touch_current(state)
