@@ -59,18 +59,34 @@ class Action:
         locked: bool | None = None,
         suit: int | None = None,
     ) -> Action:
-        key = (
-            seat,
-            type.value,
-            -1 if card is None else card.index,
-            -1 if locked is None else int(locked),
-            -1 if suit is None else suit,
-        )
-        found = cls._interned.get(key)
+        try:
+            key = (
+                seat,
+                str(type),
+                -1 if card is None else card.index,
+                -1 if locked is None else int(locked),
+                -1 if suit is None else suit,
+            )
+            found = cls._interned.get(key)
+        except (AttributeError, TypeError, ValueError):
+            raise NotationError("not an action: bad card, lock or suit value") from None
         if found is not None:
             return found
-        if not (isinstance(seat, int) and 0 <= seat < 4):
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
             raise NotationError(f"seat {seat!r} is not 0..3")
+        atype = _TYPES.get(str(type))
+        if atype is None:
+            raise NotationError(f"unknown action type {type!r}")
+        type = atype
+        if card is not None and not isinstance(card, Card):
+            raise NotationError(f"{card!r} is not a card")
+        if (type is ActionType.PLAY) != (card is not None):
+            raise NotationError("a play action names exactly one card, and only a play does")
+        if locked is not None and (not isinstance(locked, bool) or type not in (ActionType.DOUBLE, ActionType.FOUR)):
+            raise NotationError("only a double or a four says locked (true) or open (false)")
+        bad_suit = isinstance(suit, bool) or not isinstance(suit, int) or not 0 <= suit <= BAD_SUIT
+        if suit is not None and (bad_suit or type is not ActionType.HOKUM):
+            raise NotationError("only a Hokum names a suit (S, H, D or C)")
         action = object.__new__(cls)
         action.seat = seat
         action.type = type

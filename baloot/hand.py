@@ -74,14 +74,14 @@ class Hand:
     ) -> None:
         try:
             bits = [c.bit for c in deck]
-        except AttributeError:
-            raise NotationError("a deck must be a list of cards") from None
+        except (AttributeError, TypeError):
+            raise NotationError("a deck must be a list of 32 cards") from None
         seen = 0
         for b in bits:
             seen |= b
         if len(bits) != 32 or seen != FULL_DECK:
             raise NotationError("a deck must hold the 32 distinct cards")
-        if not (isinstance(dealer, int) and 0 <= dealer < 4):
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < 4:
             raise NotationError(f"dealer {dealer!r} is not 0..3")
         self.rules = rules or Rules()
         self.dealer = dealer

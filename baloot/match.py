@@ -8,7 +8,7 @@ from typing import Any
 
 from .actions import Action
 from .cards import ALL_CARDS, Card
-from .errors import GameOverError, IllegalActionError
+from .errors import GameOverError, IllegalActionError, NotationError
 from .hand import Hand
 from .rules import Rules
 from .scoring import GAHWA
@@ -27,8 +27,8 @@ class Match:
     """A match of hands (R8). Deal each hand with :meth:`deal` (deck given or shuffled)."""
 
     def __init__(self, rules: Rules | None = None, first_dealer: int = 0) -> None:
-        if not (isinstance(first_dealer, int) and 0 <= first_dealer < 4):
-            raise IllegalActionError(f"dealer {first_dealer!r} is not 0..3")
+        if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < 4:
+            raise NotationError(f"dealer {first_dealer!r} is not 0..3")
         self.rules = rules or Rules()
         self.first_dealer = first_dealer
         self.hands: list[Hand] = []

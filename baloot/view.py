@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from .actions import Action
 from .bidding import Outcome
 from .cards import ALL_CARDS, NO_TRUMP, Card
+from .errors import NotationError
 from .hand import Hand, Phase
 from .projects import Project
 from .rules import Rules
@@ -69,6 +70,8 @@ class SeatView:
 
 def seat_view(hand: Hand, seat: int, match_score: tuple[int, int] | None = None) -> SeatView:
     """Build ``seat``'s view of ``hand`` (and the match score before it)."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
+        raise NotationError(f"seat {seat!r} is not 0..3")
     actions = hand.actions
     n_bids = hand.bidding_length if hand.bidding_length is not None else len(actions)
     n_pre_play = hand.play_start if hand.play_start is not None else len(actions)

@@ -422,9 +422,6 @@ def _playing_hand() -> Hand:
             return hand
 
 
-@pytest.mark.xfail(
-    strict=True, reason="engine bug: a play action without a card raises AssertionError in Hand._explain"
-)
 def test_play_without_card_is_baloot_error() -> None:
     """A ``play`` Action built without a card (Action.play(seat, None) is accepted by the
     constructor) must be refused with a BalootError, not an AssertionError."""
@@ -435,7 +432,6 @@ def test_play_without_card_is_baloot_error() -> None:
     assert snapshot(hand) == before
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Hand(dealer, None) / Match.deal(None) raise TypeError")
 def test_none_deck_is_baloot_error() -> None:
     """A missing deck (None) is bad input: BalootError, not TypeError."""
     with contextlib.suppress(BalootError):
@@ -444,7 +440,6 @@ def test_none_deck_is_baloot_error() -> None:
         Match().deal(None)  # type: ignore[arg-type]
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: seat_view(hand, 7) raises IndexError")
 def test_seat_view_bad_seat_is_baloot_error() -> None:
     """A wrong seat asked for a view is bad input: BalootError, not IndexError."""
     hand = _playing_hand()
@@ -452,7 +447,6 @@ def test_seat_view_bad_seat_is_baloot_error() -> None:
         seat_view(hand, 7)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Action(0, 'pass') raises AttributeError")
 def test_action_with_string_type_is_baloot_error() -> None:
     """An action type given as a plain string is bad input: BalootError, not AttributeError."""
     with contextlib.suppress(BalootError):
