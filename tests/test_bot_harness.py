@@ -278,3 +278,93 @@ async def open_table(
         started = await table.host.person.slash("baloot", "start", channel=channel)
         assert started.response_type == 4 and not started.ephemeral, started.message
     return table
+
+
+# -- policies that steer the bidding (R3, R4) -------------------------------------------------------
+HOKUM_SUIT = re.compile(r"^h[SHDC]$")
+
+
+def _pick(buttons: list[Button], *codes: str) -> Button | None:
+    by_code = {b.code: b for b in buttons}
+    return next((by_code[c] for c in codes if c in by_code), None)
+
+
+def contract_policy(kind: str) -> Policy:
+    """Bid for one kind of hand: ``sun``, ``hokum`` (round one), ``ashkal``, ``hokum2`` (round two)
+    or ``double`` (Hokum, then Double locked → Triple → Four locked, no Gahwa). Play the first legal card."""
+
+    def choose(player: Player, buttons: list[Button]) -> Button:
+        declare = _pick(buttons, "x")
+        if declare is not None:
+            return declare
+        cards = [b for b in buttons if b.code.startswith("c")]
+        if cards:
+            return cards[0]
+        round_two = buttons[0].version[1] >= 4  # four passes: the second round of bidding (R3.2)
+        doubling = any(b.code in ("dL", "dO", "d", "t", "fL", "fO", "g") for b in buttons)
+        if doubling:
+            wanted = _pick(buttons, "dL", "t", "fL") if kind == "double" else None
+            return wanted or _pick(buttons, "p") or buttons[0]
+        if kind == "sun":
+            choice = _pick(buttons, "s")
+        elif kind in ("hokum", "double"):
+            choice = _pick(buttons, "h") or (_pick(buttons, "s") if round_two else None)
+        elif kind == "ashkal":
+            choice = _pick(buttons, "a") or (_pick(buttons, "s") if round_two else None)
+        else:  # hokum2: pass round one; in round two bid Hokum, then confirm naming a suit
+            suits = [b for b in buttons if HOKUM_SUIT.match(b.code)]
+            choice = (suits[0] if suits else _pick(buttons, "h")) if round_two else None
+        return choice or _pick(buttons, "p") or buttons[0]
+
+    return choose
+
+
+def plan_policy(plan: Sequence[str], then: str = "sun") -> Policy:
+    """Hand ``n`` is bid as ``plan[n]`` (then ``then``)."""
+    policies = {kind: contract_policy(kind) for kind in {*plan, then}}
+
+    def choose(player: Player, buttons: list[Button]) -> Button:
+        hand_no = buttons[0].version[0]
+        return policies[plan[hand_no] if hand_no < len(plan) else then](player, buttons)
+
+    return choose
+
+
+def hand_kinds(record: dict[str, Any]) -> list[str]:
+    """What each stored hand was: sun, ashkal, hokum, hokum2, double (locked chain), thrown."""
+    kinds = []
+    for hand in record["hands"]:
+        types = [(a.get("type"), a) for a in hand["actions"]]
+        bids = [a for t, a in types if t in ("hokum", "sun", "ashkal")]
+        doubles = [a for t, a in types if t in ("double", "triple", "four", "gahwa")]
+        if not bids:
+            kinds.append("thrown")
+        elif doubles and any(a.get("locked") for a in doubles):
+            kinds.append("double")
+        elif any(a["type"] == "ashkal" for a in bids):
+            kinds.append("ashkal")
+        elif bids[-1]["type"] == "sun" or any(a["type"] == "sun" for a in bids):
+            kinds.append("sun")
+        elif any(a.get("suit") for a in bids):
+            kinds.append("hokum2")
+        else:
+            kinds.append("hokum")
+    return kinds
+
+
+class UntilSeen:
+    """A policy that bids each hand as the first kind of ``wanted`` not yet in the stored record."""
+
+    def __init__(self, table: BotTable, wanted: Sequence[str], then: str = "sun") -> None:
+        self.table = table
+        self.wanted = list(wanted)
+        self.then = then
+        self.kind_of: dict[int, str] = {}
+        self.policies = {kind: contract_policy(kind) for kind in {*wanted, then}}
+
+    def __call__(self, player: Player, buttons: list[Button]) -> Button:
+        hand_no = buttons[0].version[0]
+        if hand_no not in self.kind_of:
+            seen = set(hand_kinds(self.table.record())[:hand_no])
+            self.kind_of[hand_no] = next((k for k in self.wanted if k not in seen), self.then)
+        return self.policies[self.kind_of[hand_no]](player, buttons)
