@@ -18,8 +18,12 @@ class Announcer:
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
 
-    def add(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+    def add(self, listener: Listener, *, first: bool = False) -> None:
+        """Add a listener after the others, or before them with ``first``."""
+        if first:
+            self._listeners.insert(0, listener)
+        else:
+            self._listeners.append(listener)
 
     def remove(self, listener: Listener) -> None:
         self._listeners.remove(listener)

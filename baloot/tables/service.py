@@ -92,9 +92,13 @@ class TableService(LobbyOps, GameplayOps):
         self._closed = False
 
     # -- listeners ------------------------------------------------------------------------
-    def add_listener(self, listener: Listener) -> None:
-        """Receive every event (an ``async`` callable); its exceptions are logged, never raised."""
-        self.announcer.add(listener)
+    def add_listener(self, listener: Listener, *, first: bool = False) -> None:
+        """Receive every event (an ``async`` callable); its exceptions are logged, never raised.
+
+        ``first``: called before the listeners already added (a listener that
+        must commit derived data, such as statistics, before others announce).
+        """
+        self.announcer.add(listener, first=first)
 
     def remove_listener(self, listener: Listener) -> None:
         self.announcer.remove(listener)
