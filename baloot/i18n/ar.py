@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from .ar_help import AR_HELP
+from .ar_stats import AR_STATS
 
 _GAME: Final = {
     "suit.S": "شريا",
@@ -234,4 +235,4 @@ _NOTICES: Final = {
     "notice.acted": "{name}: {action}",
 }
 
-AR: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **AR_HELP}
+AR: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **AR_HELP, **AR_STATS}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from .en_help import EN_HELP
+from .en_stats import EN_STATS
 
 _GAME: Final = {
     # Suits and ranks (R1).
@@ -246,4 +247,4 @@ _NOTICES: Final = {
     "notice.acted": "{name}: {action}",
 }
 
-EN: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **EN_HELP}
+EN: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **EN_HELP, **EN_STATS}

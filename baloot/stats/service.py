@@ -29,31 +29,35 @@ HISTORY_LENGTH: Final = 10
 
 
 class StatsError(BalootError):
-    """A statistics request that cannot be answered; ``key`` is its catalog key."""
+    """A statistics request that cannot be answered.
 
-    key = "stats.error.generic"
+    ``catalog_key`` and ``catalog_params`` are what the Discord layer's error
+    reply shows (:func:`baloot.i18n.error_key` reads them).
+    """
+
+    catalog_key = "stats.error.generic"
 
     def __init__(self, message: str, **params: object) -> None:
         super().__init__(message)
-        self.params = params
+        self.catalog_params = {k: str(v) for k, v in params.items()}
 
 
 class NothingPlayed(StatsError):
-    """The player has finished no match in this server."""
+    """The player has finished no match in this server (``player``: how to name them)."""
 
-    key = "stats.error.nothing_played"
+    catalog_key = "stats.error.nothing_played"
 
 
 class UnknownMatch(StatsError):
     """No stored match of this server has that number."""
 
-    key = "stats.error.unknown_match"
+    catalog_key = "stats.error.unknown_match"
 
 
 class BadPage(StatsError):
     """A leaderboard option or page that does not exist."""
 
-    key = "stats.error.bad_page"
+    catalog_key = "stats.error.bad_page"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,14 +108,14 @@ class StatsService:
         """A player's stats card; raises :class:`NothingPlayed`."""
         totals = await self.queries.player(guild_id, user_id)
         if totals is None:
-            raise NothingPlayed(f"user {user_id} has finished no match here", user=user_id)
+            raise NothingPlayed(f"user {user_id} has finished no match here", player=f"<@{user_id}>")
         return totals
 
     async def history(self, guild_id: int, user_id: int, limit: int = HISTORY_LENGTH) -> list[HistoryEntry]:
         """A player's latest matches (finished or abandoned); raises :class:`NothingPlayed`."""
         entries = await self.queries.history(guild_id, user_id, limit=limit)
         if not entries:
-            raise NothingPlayed(f"user {user_id} has no match here", user=user_id)
+            raise NothingPlayed(f"user {user_id} has no match here", player=f"<@{user_id}>")
         return entries
 
     async def record(self, guild_id: int, table_id: int) -> str:

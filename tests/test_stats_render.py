@@ -1,0 +1,96 @@
+"""Rendering of the statistics (issue 6): both languages, Discord's limits, page buttons' custom_ids."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from baloot.render import check_limits
+from baloot.render.stats import (
+    BOARD_ID_TEMPLATE,
+    BoardId,
+    render_history,
+    render_leaderboard,
+    render_record,
+    render_stats_card,
+)
+from baloot.storage.stats_rows import (
+    BoardSort,
+    HistoryEntry,
+    LeaderboardEntry,
+    LeaderboardPage,
+    Partner,
+    Period,
+    PlayerTotals,
+    RatingRow,
+    ServerTally,
+    Tally,
+)
+
+GUILD = 987654321098765432
+
+
+def page(sort: BoardSort, number: int, total: int) -> LeaderboardPage:
+    entries = tuple(
+        LeaderboardEntry(number * 10 + i + 1, 10**17 + i, 40, 30 - i, (30 - i) / 40, 2100.4 - i) for i in range(10)
+    )
+    return LeaderboardPage(GUILD, sort, Period.MONTH, number, 10, total, entries, 5)
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+@pytest.mark.parametrize("sort", list(BoardSort))
+def test_leaderboard_pages_fit_and_link_to_their_neighbours(locale: str, sort: BoardSort) -> None:
+    payload = render_leaderboard(page(sort, 1, 35), ServerTally(120, 1000, 400, 600, 7, 50, 2), locale)
+    check_limits(payload)
+    embed = payload["embeds"][0]
+    assert f"<@{10**17}>" in embed["description"] and "**11.**" in embed["description"]
+    expected = {"en": "Page 2 of 4 · 35 players", "ar": "الصفحة 2 من 4 · 35 لاعب"}[locale]
+    assert embed["footer"]["text"] == expected
+    buttons = payload["components"][0]["components"]
+    previous, following = (BoardId.decode(b["custom_id"]) for b in buttons)
+    assert (previous.page, following.page) == (0, 2)
+    assert previous.guild_id == GUILD and previous.sort is sort and previous.period is Period.MONTH
+    assert not any(b["disabled"] for b in buttons)
+    for b in buttons:
+        assert re.fullmatch(BOARD_ID_TEMPLATE, b["custom_id"]) and len(b["custom_id"]) <= 100
+
+
+def test_first_and_last_pages_disable_their_outer_button_and_one_page_has_none() -> None:
+    first = render_leaderboard(page(BoardSort.WINS, 0, 25), ServerTally(), "en")["components"][0]["components"]
+    last = render_leaderboard(page(BoardSort.WINS, 2, 25), ServerTally(), "en")["components"][0]["components"]
+    assert [b["disabled"] for b in first] == [True, False] and [b["disabled"] for b in last] == [False, True]
+    empty = LeaderboardPage(GUILD, BoardSort.RATING, Period.WEEK, 0, 10, 0, (), 5)
+    payload = render_leaderboard(empty, ServerTally(), "en")
+    assert payload["components"] == [] and "Nobody" in payload["embeds"][0]["description"]
+
+
+def test_board_ids_refuse_anything_else() -> None:
+    for bad in ("bl:1:0:0:0:p", "blst:lb:1:elo:week:0:n", "blst:lb:1:wins:year:0:n", "blst:lb:x:wins:week:0:n"):
+        with pytest.raises(ValueError):
+            BoardId.decode(bad)
+    same = BoardId(5, BoardSort.WIN_RATE, Period.ALL, 3, "n")
+    assert BoardId.decode(same.encode()) == same
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_stats_card_shows_every_figure(locale: str) -> None:
+    tally = Tally(matches=12, wins=7, abandons=1, hands=90, hands_won=50, bought=20, bought_made=13, sun_hands=30,
+                  sun_won=17, hokum_hands=60, hokum_won=33, kaboots_for=4, kaboots_against=2, doubles=6,
+                  doubles_won=5, gahwas=1, gahwas_won=1, points=1234)
+    totals = PlayerTotals(GUILD, 42, tally, RatingRow(42, 30.0, 3.0, 1840.0, 12), 3, 57, 12.4,
+                          Partner(43, 6, 5), 1_700_000_000.0)
+    payload = render_stats_card(totals, locale)
+    check_limits(payload)
+    text = str(payload["embeds"][0])
+    for figure in ("1840", "57", "+12", "58%", "13.7", "65%", "<@43>", "<t:1700000000:d>"):
+        assert figure in text, figure
+
+
+def test_history_names_partner_opponents_and_bots() -> None:
+    entry = HistoryEntry(77, 1_700_000_000.0, (101, 152), 1, 3, (1, None, 2, 4), False, False, 8.6)
+    payload = render_history(4, [entry], "en", "`/baloot record`")
+    check_limits(payload)
+    line = payload["embeds"][0]["description"].splitlines()[2]
+    assert line == "`#77` <t:1700000000:d> · Won **152–101** · with Bot against <@1> and <@2> · +9"
+    assert "رقم 5" in render_record(5, "ar")["content"] and "baloot-match-5.json" in render_record(5, "en")["content"]
