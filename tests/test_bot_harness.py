@@ -10,6 +10,7 @@ steer the bidding towards a contract. No test lives here.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sqlite3
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from fakediscord import BotProcess, Channel, DiscordEnv, Guild, InteractionResult, Message, Person
+from fakediscord.state import snowflake
 
 REPO = Path(__file__).resolve().parents[1]
 ACTION_RE = re.compile(r"^bl:(\d+):([0-3]):(\d+):(\d+):(\w+)$")
@@ -368,3 +370,25 @@ class UntilSeen:
             seen = set(hand_kinds(self.table.record())[:hand_no])
             self.kind_of[hand_no] = next((k for k in self.wanted if k not in seen), self.then)
         return self.policies[self.kind_of[hand_no]](player, buttons)
+
+
+async def forge(person: Person, message: Message, custom_id: str) -> InteractionResult:
+    """A press of ``custom_id`` on an older state of ``message`` that still showed that button.
+
+    This is what a client that missed an edit (or a tampered one) sends; the
+    stand-in's own ``click`` only presses buttons on the current state.
+    """
+    channel = person.server.channel_of(message)
+    shown = dataclasses.replace(message, id=snowflake(), components=[
+        {"type": 1, "components": [{"type": 2, "style": 2, "label": "old", "custom_id": custom_id}]}])
+    data = {"custom_id": custom_id, "component_type": 2}
+    return await person._interact(3, channel, data, shown, 5.0)
+
+
+def refused(result: InteractionResult) -> str:
+    """The text of the private refusal an interaction got (fails if it was not one)."""
+    assert not result.rejected, result.rejected
+    assert result.response_type == 4 and result.ephemeral, (result.response_type, result.messages)
+    message = result.message
+    assert message is not None and not message.embeds and not message.components
+    return message.content
