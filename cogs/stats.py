@@ -1,0 +1,218 @@
+"""``/baloot leaderboard|stats|history|record`` (issue 6): thin calls into :mod:`baloot.stats`.
+
+The commands join the ``/baloot`` group of :mod:`cogs.commands` (one command
+tree for the whole game, as players expect); :func:`setup` adds them to that
+group before ``bot.py`` syncs. The statistics recorder is registered on the
+table service *first*, so a match is counted before the presenter announces
+it, and it catches up at start-up with any result a crash left unrecorded.
+
+Leaderboards, stats cards and histories are public, in the channel's
+language; refusals (unknown player or match, nothing played yet) are
+private, in the user's locale. Leaderboard Previous/Next buttons are
+DynamicItems whose custom_id carries guild, order, period and page.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from baloot.errors import BalootError
+from baloot.i18n import t
+from baloot.i18n.translator import cmd_str
+from baloot.render import Payload
+from baloot.render.stats import (
+    BOARD_ID_TEMPLATE,
+    BoardId,
+    record_filename,
+    render_history,
+    render_leaderboard,
+    render_record,
+    render_stats_card,
+)
+from baloot.stats import BoardSort, Period, StatsRecorder, StatsService
+from baloot.stats.service import BadPage
+
+from .payloads import message_args
+from .replies import in_time, reply, reply_error, update, user_locale
+from .runtime import runtime_of
+
+log = logging.getLogger("baloot.discord.stats")
+
+SORT_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.sort.{s}"), value=s) for s in ("rating", "wins", "winrate")]
+PERIOD_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.period.{p}"), value=p) for p in ("week", "month", "all")]
+
+
+def stats_of(client: discord.Client) -> StatsService:
+    """The statistics service of the loaded :class:`StatsCog`."""
+    cog = client.get_cog(StatsCog.__cog_name__) if isinstance(client, commands.Bot) else None
+    if not isinstance(cog, StatsCog):
+        raise RuntimeError("the statistics cog is not loaded")
+    return cog.stats
+
+
+async def channel_language(interaction: discord.Interaction) -> str:
+    """The language of public messages in this server (its setting, else its Discord locale)."""
+    languages = runtime_of(interaction.client).languages
+    guild_id = interaction.guild_id or 0
+    await languages.load(guild_id)
+    return languages.channel(guild_id, None)
+
+
+async def board_payload(interaction: discord.Interaction, board: BoardId) -> Payload:
+    found = await stats_of(interaction.client).leaderboard(board.guild_id, board.sort.value, board.period.value,
+                                                           board.page)
+    return render_leaderboard(found.page, found.server, await channel_language(interaction))
+
+
+@app_commands.command(name=cmd_str("cmd.leaderboard.name"), description=cmd_str("cmd.leaderboard.desc"))
+@app_commands.rename(sort=cmd_str("opt.sort.name"), period=cmd_str("opt.period.name"))
+@app_commands.describe(sort=cmd_str("opt.sort.desc"), period=cmd_str("opt.period.desc"))
+@app_commands.choices(sort=SORT_CHOICES, period=PERIOD_CHOICES)
+async def leaderboard(
+    interaction: discord.Interaction,
+    sort: app_commands.Choice[str] | None = None,
+    period: app_commands.Choice[str] | None = None,
+) -> None:
+    """This server's players by rating (default), wins or win rate; all time (default), this month or week."""
+    user_locale(interaction)
+    try:
+        try:
+            board = BoardId(interaction.guild_id or 0, BoardSort(sort.value if sort else "rating"),
+                            Period(period.value if period else "all"), 0, "n")
+        except ValueError:
+            raise BadPage("no such leaderboard") from None
+        payload = await in_time(interaction, board_payload(interaction, board), ephemeral=False)
+        await reply(interaction, payload, ephemeral=False)
+    except BalootError as exc:
+        await reply_error(interaction, exc)
+
+
+@app_commands.command(name=cmd_str("cmd.stats.name"), description=cmd_str("cmd.stats.desc"))
+@app_commands.rename(player=cmd_str("opt.player.name"))
+@app_commands.describe(player=cmd_str("opt.player.desc"))
+async def stats(interaction: discord.Interaction, player: discord.User | None = None) -> None:
+    """A player's card: rating, matches, hands, buying, Sun/Hokum, kaboots, doubles, best partner."""
+    user_locale(interaction)
+    user_id = (player or interaction.user).id
+    try:
+        totals = await in_time(interaction, stats_of(interaction.client).player(interaction.guild_id or 0, user_id),
+                               ephemeral=False)
+        await reply(interaction, render_stats_card(totals, await channel_language(interaction)), ephemeral=False)
+    except BalootError as exc:
+        await reply_error(interaction, exc)
+
+
+@app_commands.command(name=cmd_str("cmd.history.name"), description=cmd_str("cmd.history.desc"))
+@app_commands.rename(player=cmd_str("opt.player.name"))
+@app_commands.describe(player=cmd_str("opt.player.desc"))
+async def history(interaction: discord.Interaction, player: discord.User | None = None) -> None:
+    """A player's latest matches with teams, score, date and rating change."""
+    user_locale(interaction)
+    user_id = (player or interaction.user).id
+    try:
+        entries = await in_time(interaction, stats_of(interaction.client).history(interaction.guild_id or 0, user_id),
+                                ephemeral=False)
+        language = await channel_language(interaction)
+        command = f"`/{t('cmd.baloot.name', language)} {t('cmd.record.name', language)}`"
+        await reply(interaction, render_history(user_id, entries, language, command), ephemeral=False)
+    except BalootError as exc:
+        await reply_error(interaction, exc)
+
+
+@app_commands.command(name=cmd_str("cmd.record.name"), description=cmd_str("cmd.record.desc"))
+@app_commands.rename(match=cmd_str("opt.match.name"))
+@app_commands.describe(match=cmd_str("opt.match.desc"))
+async def record(interaction: discord.Interaction, match: app_commands.Range[int, 1, None]) -> None:
+    """The stored R10 record of a match of this server, as a JSON file."""
+    user_locale(interaction)
+    try:
+        text = await in_time(interaction, stats_of(interaction.client).record(interaction.guild_id or 0, match),
+                             ephemeral=False)
+        args = message_args(render_record(match, await channel_language(interaction)))
+        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=record_filename(match))
+        if not interaction.response.is_done():
+            await interaction.response.send_message(content=args["content"], file=file,
+                                                    allowed_mentions=args["allowed_mentions"])
+        else:
+            await interaction.followup.send(content=args["content"], file=file,
+                                            allowed_mentions=args["allowed_mentions"])
+    except BalootError as exc:
+        await reply_error(interaction, exc)
+
+
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (leaderboard, stats, history, record)
+
+
+class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD_ID_TEMPLATE):
+    """Previous/Next on a leaderboard: redraws the message at the page its custom_id names."""
+
+    def __init__(self, board: BoardId) -> None:
+        super().__init__(discord.ui.Button(custom_id=board.encode()))
+        self.board = board
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LeaderboardButton:
+        return cls(BoardId.decode(match.group(0)))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        user_locale(interaction)
+        try:
+            if self.board.guild_id != (interaction.guild_id or 0):
+                raise BadPage("a leaderboard of another server")
+            payload = await in_time(interaction, board_payload(interaction, self.board), ephemeral=True, update=True)
+            await update(interaction, payload)
+        except BalootError as exc:
+            await reply_error(interaction, exc)
+
+
+class StatsCog(commands.Cog):
+    """Holds the statistics service and registers the recorder on the table service."""
+
+    def __init__(self, bot: commands.Bot, stats: StatsService, recorder: StatsRecorder) -> None:
+        self.bot = bot
+        self.stats = stats
+        self.recorder = recorder
+
+    async def cog_load(self) -> None:
+        runtime_of(self.bot).service.add_listener(self.recorder.on_event, first=True)
+        caught_up = await self.recorder.catch_up()
+        if caught_up:
+            log.info("recorded the statistics of %d earlier matches", caught_up)
+
+    async def cog_unload(self) -> None:
+        runtime_of(self.bot).service.remove_listener(self.recorder.on_event)
+
+
+def baloot_group(bot: commands.Bot) -> app_commands.Group:
+    """The ``/baloot`` group of :mod:`cogs.commands` (loaded before this extension)."""
+    group = bot.tree.get_command("baloot")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("the /baloot group is not registered; load cogs.commands first")
+    return group
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point: the service, the recorder, the commands and the page buttons."""
+    storage = runtime_of(bot).service.storage
+    group = baloot_group(bot)
+    await bot.add_cog(StatsCog(bot, StatsService(storage), StatsRecorder(storage)))
+    for command in COMMANDS:
+        group.add_command(command)
+    bot.add_dynamic_items(LeaderboardButton)
+
+
+async def teardown(bot: commands.Bot) -> None:
+    group = bot.tree.get_command("baloot")
+    if isinstance(group, app_commands.Group):
+        for command in COMMANDS:
+            group.remove_command(command.name)
+    bot.remove_dynamic_items(LeaderboardButton)
