@@ -11,5 +11,5 @@ from __future__ import annotations
 
 from typing import Final
 
-EXTENSIONS: Final = ("cogs.commands",)
+EXTENSIONS: Final = ("cogs.commands", "cogs.stats")
 """Extensions ``bot.py`` loads in ``setup_hook`` (each failure is logged, not fatal)."""
