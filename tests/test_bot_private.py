@@ -1,0 +1,73 @@
+"""End to end: closed DMs (play through "My hand"), and each user's language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fakediscord import DiscordEnv
+from test_bot_harness import contract_policy, open_table, refused
+
+from baloot.i18n import t
+
+DMS_CLOSED_EN = t("notice.dms_closed", "en")
+
+
+async def test_closed_dms_play_a_whole_hand_through_my_hand(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path, accepts_dms=[True, True, True, False])
+    dave = table.players[3]
+    # The bot finds out it cannot DM dave when it deals (403, code 50007), and stores it.
+    await discord_env.wait_for(lambda: table.query(
+        "SELECT dm_closed FROM seats WHERE table_id = ? AND seat = 3", (table.table_id(),))[0][0] == 1)
+    mine = await discord_env.wait_for(lambda: next((m for m in table.table_messages() if m.components), None))
+    opened = await dave.person.click(mine, "My hand")
+    assert opened.response_type == 4 and opened.ephemeral
+    assert opened.message is not None and "Your cards" in [f["name"] for f in opened.message.embeds[0]["fields"]]
+
+    steps = await table.play_hand(contract_policy("hokum"))
+    assert steps > 8, "the hand was not played out"
+    assert dave.presses >= 2, "dave played from his ephemeral view"
+    assert dave.person.dms() == []
+    told = [m for m in dave.person.ephemerals() if m.content == DMS_CLOSED_EN]
+    assert len(told) == 1, "told once, privately"
+    for other in table.players[:3]:
+        assert not [m for m in other.person.ephemerals() if m.content == DMS_CLOSED_EN]
+        assert other.person.dms(), "the others play from their DMs"
+    table.assert_private()
+    assert table.action_count() == len(table.acted)
+
+
+async def test_each_user_sees_their_language(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path, locales=["ar", "en-US", "en-GB", "ar-SA"])
+    alice, bob = table.players[:2]
+    # Slash commands carry Arabic names for Arabic clients.
+    command = discord_env.find_command("baloot", table.guild)
+    assert command is not None and command["name_localizations"]["ar"] == "بلوت"
+
+    # Private replies follow each user's Discord locale.
+    assert (await alice.person.slash("baloot", "rules", channel=table.channel)).message.embeds[0]["title"] == (  # type: ignore[union-attr]
+        t("rules.title", "ar"))
+    assert (await bob.person.slash("baloot", "rules", channel=table.channel)).message.embeds[0]["title"] == (  # type: ignore[union-attr]
+        t("rules.title", "en"))
+    other = discord_env.create_channel(table.guild, "elsewhere")
+    assert refused(await alice.person.slash("baloot", "hand", channel=other)) == t("error.no_table", "ar")
+    assert refused(await bob.person.slash("baloot", "hand", channel=other)) == t("error.no_table", "en")
+
+    # DMs: the hand in the reader's language, and only their own.
+    def fields(player_index: int) -> list[str]:
+        views = table.players[player_index].views()
+        return [f["name"] for m in views for f in m.embeds[0]["fields"]] if views else []
+
+    await discord_env.wait_for(lambda: all(fields(i) for i in range(4)))
+    assert "أوراقك" in fields(0) and "أوراقك" in fields(3)
+    assert "Your cards" in fields(1) and "Your cards" in fields(2)
+
+    # The channel follows the server (English here) until an admin sets the table's language.
+    message = await discord_env.wait_for(lambda: next((m for m in table.table_messages() if m.components), None))
+    assert message.embeds[0]["title"] == t("table.title", "en", n=1)
+    assert message.components[0]["components"][0]["label"] == "My hand"
+    set_ar = await alice.person.slash("baloot", "language", channel=table.channel, language="ar")
+    assert set_ar.ephemeral and set_ar.message is not None and set_ar.message.content == t("notice.language_set", "ar")
+    await discord_env.wait_for(lambda: message.embeds[0]["title"] == t("table.title", "ar", n=1))
+    assert message.components[0]["components"][0]["label"] == t("button.my_hand", "ar")
+    assert refused(await bob.person.slash("baloot", "language", channel=table.channel, language="en",
+                                          scope="server")) == t("error.not_allowed", "en")
