@@ -13,9 +13,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
-from fakediscord import DiscordEnv, Person
+from fakediscord import DiscordEnv, InteractionResult, Message, Person
 from stats_helpers import gahwa_match, kaboot_match, store_match, three_hand_match
 from test_bot_harness import REPO, bot_env
 
@@ -35,13 +34,18 @@ def expected_ratings(matches: list[tuple[list[int], int]]) -> dict[int, Skill]:
     return skills
 
 
-def description(result: Any) -> str:
-    assert result.message is not None and result.message.embeds, result.message
-    return str(result.message.embeds[0]["description"])
+def message(result: InteractionResult) -> Message:
+    assert result.message is not None, result.rejected
+    return result.message
 
 
-def fields(result: Any) -> dict[str, str]:
-    return {f["name"]: f["value"] for f in result.message.embeds[0]["fields"]}
+def description(result: InteractionResult) -> str:
+    assert message(result).embeds, message(result)
+    return str(message(result).embeds[0]["description"])
+
+
+def fields(result: InteractionResult) -> dict[str, str]:
+    return {f["name"]: f["value"] for f in message(result).embeds[0]["fields"]}
 
 
 async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp_path: Path) -> None:
@@ -87,7 +91,7 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
         f"**4.** <@{c}> — **1** won of 2",
         f"**5.** <@{d}> — **0** won of 1",
     ]
-    assert week.message.components == []
+    assert message(week).components == []
 
     # Rating, all time: 17 players on two pages; the buttons work after a restart.
     board = await alice.slash("baloot", "leaderboard", channel=channel)
@@ -95,15 +99,15 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
     first = description(board).splitlines()[2:]
     assert [line.split(" — ")[0] for line in first] == [f"**{i + 1}.** <@{u}>" for i, u in enumerate(order[:10])]
     assert first[0].split(" — ")[1].startswith(f"**{shown[order[0]]}**")
-    assert board.message.embeds[0]["footer"]["text"] == "Page 1 of 2 · 17 players"
-    turned = await people["bob"].click(board.message, "Next")
+    assert message(board).embeds[0]["footer"]["text"] == "Page 1 of 2 · 17 players"
+    turned = await people["bob"].click(message(board), "Next")
     assert turned.response_type == 7
     page_two = description(turned).splitlines()[2:]
     assert [line.split(" — ")[0] for line in page_two] == [
         f"**{i + 11}.** <@{u}>" for i, u in enumerate(order[10:])]
     await bot.kill()
     await bot.restart()
-    back = await alice.click(turned.message, "Previous")
+    back = await alice.click(message(turned), "Previous")
     assert back.response_type == 7 and description(back).splitlines()[2:] == first
 
     # Alice's card: kaboot (bought, made), three-hand match (tie hand bought and lost), Gahwa (bought, Triple, Gahwa).
@@ -123,7 +127,7 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
 
     nothing = await alice.slash("baloot", "stats", channel=channel, player=people["frank"])
     assert nothing.ephemeral
-    assert nothing.message.content == f"<@{people['frank'].id}> has not finished a Baloot match in this server yet."
+    assert message(nothing).content == f"<@{people['frank'].id}> has not finished a Baloot match in this server yet."
 
     # Bob's history, newest first, with his rating change in each match.
     history = await people["bob"].slash("baloot", "history", channel=channel)
@@ -135,8 +139,8 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
 
     # The record replays to the stored result.
     sent = await people["dave"].slash("baloot", "record", channel=channel, match=m2.table_id)
-    assert not sent.ephemeral and sent.message.attachments
-    attachment = sent.message.attachments[0]
+    assert not sent.ephemeral and message(sent).attachments
+    attachment = message(sent).attachments[0]
     assert attachment.filename == f"baloot-match-{m2.table_id}.json"
     path = tmp_path / attachment.filename
     path.write_bytes(attachment.data)
@@ -147,4 +151,4 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
     assert replayed["score"] == list(m2.score) == [0, 60] and replayed["winner"] == m2.winner_team == 1
 
     unknown = await people["erin"].slash("baloot", "record", channel=channel, match=987654)
-    assert unknown.ephemeral and unknown.message.content == "لا توجد مباراة رقم 987654 في هذا السيرفر."
+    assert unknown.ephemeral and message(unknown).content == "لا توجد مباراة رقم 987654 في هذا السيرفر."
