@@ -12,8 +12,10 @@ timers, the workers and the storage. The token is never logged.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
+import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
@@ -117,6 +119,26 @@ def configure_logging(level: str) -> None:
     logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
 
 
+async def run(bot: BalootBot, token: str) -> None:
+    """Run the bot until it is closed; SIGINT and SIGTERM close it cleanly."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def stop() -> None:
+        if not closing:
+            log.info("stopping")
+            closing.append(loop.create_task(bot.close()))
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop)
+    async with bot:
+        await bot.start(token)
+    if closing:
+        await closing[0]
+    log.info("stopped")
+
+
 def main() -> int:
     """Run until stopped; exit code 2 when a setting is missing or malformed."""
     load_dotenv(override=False)
@@ -127,11 +149,8 @@ def main() -> int:
         return 2
     configure_logging(settings.log_level)
     log.info("starting with %r", settings)
-    bot = BalootBot(settings)
     try:
-        asyncio.run(bot.start(settings.token))
-    except KeyboardInterrupt:
-        pass
+        asyncio.run(run(BalootBot(settings), settings.token))
     except discord.LoginFailure:
         log.error("Discord refused the token (DISCORD_TOKEN)")
         return 2
