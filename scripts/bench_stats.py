@@ -28,6 +28,7 @@ import statistics
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -120,17 +121,17 @@ async def measure(storage: Storage, args: argparse.Namespace) -> float:
             pages = first.page.pages
             calls: list[Callable[[], Awaitable[object]]] = []
             for p in (0, pages // 2, pages - 1) * 5:
-                calls.append(lambda p=p, s=sort, d=period: service.leaderboard(GUILD, s, d, p))
+                calls.append(partial(service.leaderboard, GUILD, sort, period, p))
             worst = max(worst, await timed(f"{sort}/{period} ({first.page.total} players)", calls))
     players = [1000 + u for u in rng.sample(range(args.players), 200)]
     print("per player (200 random players):")
-    card: list[Callable[[], Awaitable[object]]] = [lambda u=u: service.player(GUILD, u) for u in players]
+    card: list[Callable[[], Awaitable[object]]] = [partial(service.player, GUILD, u) for u in players]
     worst = max(worst, await timed("stats card", card))
-    history: list[Callable[[], Awaitable[object]]] = [lambda u=u: service.history(GUILD, u) for u in players]
+    history: list[Callable[[], Awaitable[object]]] = [partial(service.history, GUILD, u) for u in players]
     worst = max(worst, await timed("history (10 latest)", history))
     ids = [int(r[0]) for r in await storage.db.fetch_all(
         "SELECT table_id FROM match_results ORDER BY random() LIMIT 200")]
-    record: list[Callable[[], Awaitable[object]]] = [lambda i=i: service.record(GUILD, i) for i in ids]
+    record: list[Callable[[], Awaitable[object]]] = [partial(service.record, GUILD, i) for i in ids]
     worst = max(worst, await timed("record by id", record))
     return worst
 
