@@ -1,0 +1,62 @@
+"""End to end: the table before and around the match — seats, teams, leaving, score sheet, ending by vote."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fakediscord import DiscordEnv
+from test_bot_harness import contract_policy, open_table, refused
+
+
+async def test_seats_teams_leave_score_and_end_by_vote(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path, names=("alice",), start=False)
+    alice = table.host
+    bob, carol, dave = (discord_env.create_user(n).join(table.guild) for n in ("bob", "carol", "dave"))
+    lobby = next(m for m in alice.person.messages(table.channel) if m.embeds and not m.ephemeral)
+    assert "alice opened a Baloot table" in lobby.embeds[0]["description"]
+
+    joined = await bob.slash("baloot", "join", channel=table.channel, team=1)
+    assert joined.message is not None and joined.message.content == "bob sits in Seat 2 (Team 2)."
+    joined = await carol.slash("baloot", "join", channel=table.channel)
+    assert joined.message is not None and joined.message.content == "carol sits in Seat 3 (Team 1)."
+    assert refused(await dave.slash("baloot", "join", channel=table.channel, seat=3)) == "That seat is taken."
+    left = await carol.slash("baloot", "leave", channel=table.channel)
+    assert left.ephemeral and left.message is not None and left.message.content == "carol left the table."
+    # The lobby message in the channel is edited (not re-sent) to show who sits where.
+    await discord_env.wait_for(lambda: "Seat 2: bob" in lobby.embeds[0]["fields"][1]["value"]
+                               and "Seat 3: (empty seat)" in lobby.embeds[0]["fields"][1]["value"])
+    assert "carol left the table." in lobby.embeds[0]["description"]
+    assert len([m for m in alice.person.messages(table.channel, with_ephemeral=False) if m.embeds]) == 1
+
+    sheet = await bob.slash("baloot", "score", channel=table.channel)
+    assert sheet.ephemeral and sheet.message is not None
+    assert "No hand has been played yet." in str(sheet.message.embeds)
+    assert refused(await bob.slash("baloot", "start", channel=table.channel)) == "You are not allowed to do that."
+
+    for person, seat in ((carol, 3), (dave, 4)):
+        await person.slash("baloot", "join", channel=table.channel, seat=seat)
+    started = await bob.slash("baloot", "start", channel=table.channel)
+    assert started.message is not None and started.message.content.startswith("The match begins!")
+    table.players = [alice, *(type(alice)(p, seat=s) for p, s in ((bob, 1), (carol, 2), (dave, 3)))]
+    for _ in range(6):
+        assert await table.step(contract_policy("sun"))
+    sheet = await carol.slash("baloot", "score", channel=table.channel)
+    assert sheet.message is not None and "in play" in str(sheet.message.embeds)
+
+    # Ending by a vote of the seated players (the creator does not vote): 3 of 4 needed.
+    votes = []
+    for person in (bob, carol):
+        result = await person.slash("baloot", "end", channel=table.channel)
+        assert result.response_type == 4 and not result.ephemeral and result.message is not None
+        votes.append(result.message.content)
+    assert votes[0] == f"<@{bob.id}> votes to end the table (1 of 3)."
+    assert refused(await bob.slash("baloot", "end", channel=table.channel)) == "You are not allowed to do that."
+    assert table.status() == "playing"
+    last = await dave.slash("baloot", "end", channel=table.channel)
+    assert last.message is not None and last.message.content == f"The table was closed by <@{dave.id}>."
+    assert table.status() == "ended"
+    # The table message loses its "My hand" button once the table is over.
+    await discord_env.wait_for(lambda: all(not m.components for m in table.table_messages()))
+    # The channel is free for a new table.
+    again = await carol.slash("baloot", "create", channel=table.channel)
+    assert again.response_type == 4 and not again.ephemeral
