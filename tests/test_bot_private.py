@@ -71,3 +71,33 @@ async def test_each_user_sees_their_language(discord_env: DiscordEnv, tmp_path: 
     assert message.components[0]["components"][0]["label"] == t("button.my_hand", "ar")
     assert refused(await bob.person.slash("baloot", "language", channel=table.channel, language="en",
                                           scope="server")) == t("error.not_allowed", "en")
+
+
+async def test_a_stale_interaction_token_falls_back_to_the_dm(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path)
+    policy = contract_policy("sun")
+    turn = await table.wait_turn()
+    assert turn is not None
+    player, buttons = turn
+    pressed = await table.press(player, policy(player, buttons))
+    # Later refreshes of this player's view would go through that press's token: make it expire.
+    discord_env.age_interaction(pressed.interaction, 901)
+    calls = discord_env.calls
+    mark = calls.mark()
+    others = 0
+    while True:
+        turn = await table.wait_turn()
+        assert turn is not None
+        if turn[0] is player and others:
+            break
+        others += turn[0] is not player
+        again = await table.press(turn[0], policy(*turn))
+        if turn[0] is player:  # still their turn (Sun: the first bidder leads): age this press instead
+            discord_env.age_interaction(again.interaction, 901)
+    webhook_edit = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
+    assert calls.count(webhook_edit, status=401, since=mark) == 1
+    assert calls.count("PATCH /channels/{channel_id}/messages/{message_id}", kind="bot", since=mark) >= 1
+    dm = turn[1][0].message
+    assert dm.channel_id == player.person.dm_channel.id and dm.edits >= 2
+    await table.press(player, policy(*turn))  # the DM's buttons work as before
+    assert table.action_count() == len(table.acted)
