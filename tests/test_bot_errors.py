@@ -92,3 +92,4 @@ async def test_bad_input_is_refused_privately(discord_env: DiscordEnv, tmp_path:
         "There is no Baloot table in this channel.")
     assert table.action_count() == count
     table.assert_private()
+    table.assert_clean_log()

@@ -216,6 +216,11 @@ class BotTable:
             await self.press(player, policy(player, buttons))
             steps += 1
 
+    def assert_clean_log(self) -> None:
+        """The bot logged no error and no traceback (refused input is not an error)."""
+        lines = [line for line in self.bot.output.splitlines() if " ERROR " in line or "Traceback" in line]
+        assert not lines, "\n".join(lines[:20])
+
     def assert_private(self) -> None:
         """Nobody sees another seat's buttons or cards: action buttons only in one's own DMs/ephemerals."""
         for player in self.players:

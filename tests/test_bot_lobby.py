@@ -60,3 +60,19 @@ async def test_seats_teams_leave_score_and_end_by_vote(discord_env: DiscordEnv, 
     # The channel is free for a new table.
     again = await carol.slash("baloot", "create", channel=table.channel)
     assert again.response_type == 4 and not again.ephemeral
+    table.assert_clean_log()
+
+
+async def test_tables_in_two_channels_one_seat_per_user(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path, start=False)
+    second = discord_env.create_channel(table.guild, "second")
+    erin = discord_env.create_user("erin").join(table.guild)
+    created = await erin.slash("baloot", "create", channel=second)
+    assert created.response_type == 4 and not created.ephemeral
+    bob = table.players[1].person
+    assert refused(await bob.slash("baloot", "join", channel=second)) == "You are already seated at a table."
+    assert refused(await erin.slash("baloot", "join", channel=table.channel)) == "You are already seated at a table."
+    await bob.slash("baloot", "leave", channel=table.channel)
+    joined = await bob.slash("baloot", "join", channel=second)
+    assert joined.message is not None and joined.message.content == "bob sits in Seat 2 (Team 2)."
+    assert len(table.query("SELECT id FROM tables WHERE status = 'open'")) == 2

@@ -60,3 +60,6 @@ async def test_whole_match_every_contract_scores_match_replay(discord_env: Disco
           f"{bot_calls / hands:.1f} bot-token calls, {interaction_calls / hands:.1f} interaction-token calls")
     print(calls.report(since=mark))
     assert bot_calls / hands < 25
+    # Each player's private hand was one DM message, edited all match long.
+    assert all(len(p.person.dms()) == 1 for p in table.players)
+    table.assert_clean_log()

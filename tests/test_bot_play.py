@@ -13,4 +13,5 @@ async def test_one_hand_through_dms(discord_env: DiscordEnv, tmp_path: Path) -> 
     steps = await table.play_hand()
     assert steps >= 4
     table.assert_private()
+    table.assert_clean_log()
     assert table.action_count() == len(table.acted)

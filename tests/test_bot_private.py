@@ -33,6 +33,7 @@ async def test_closed_dms_play_a_whole_hand_through_my_hand(discord_env: Discord
         assert not [m for m in other.person.ephemerals() if m.content == DMS_CLOSED_EN]
         assert other.person.dms(), "the others play from their DMs"
     table.assert_private()
+    table.assert_clean_log()
     assert table.action_count() == len(table.acted)
 
 

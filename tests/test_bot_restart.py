@@ -38,3 +38,4 @@ async def test_sigkill_mid_hand_then_finish(discord_env: DiscordEnv, tmp_path: P
     notices = [m for m in table.host.person.messages(table.channel) if "back where it was" in m.content]
     assert len(notices) == kills
     table.assert_private()
+    table.assert_clean_log()

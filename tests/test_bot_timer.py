@@ -54,3 +54,4 @@ async def test_bots_fill_empty_seats_and_play(discord_env: DiscordEnv, tmp_path:
     assert len(first) > steps, "bots played the other seats"
     assert {a["seat"] for a in first} == {0, 1, 2, 3}
     table.assert_private()
+    table.assert_clean_log()
