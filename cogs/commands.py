@@ -67,14 +67,12 @@ class BalootCommands(commands.Cog):
 
     def channel_language(self, interaction: discord.Interaction) -> str:
         """The language of this channel's table (or of the server when there is none)."""
-        runtime = self.runtime
-        state = None
-        for candidate in runtime.mirror.tables.values():
-            if candidate.channel_id == interaction.channel_id and not candidate.closed:
-                state = candidate
-        if state is not None:
-            return runtime.language_of(state)
-        return runtime.languages.channel(interaction.guild_id or 0, None)
+        guild_id = interaction.guild_id or 0
+        try:
+            table_language = self.runtime.service.table_info(interaction.channel_id or 0).language
+        except BalootError:
+            table_language = None
+        return self.runtime.languages.channel(guild_id, table_language)
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -76,3 +76,7 @@ async def test_tables_in_two_channels_one_seat_per_user(discord_env: DiscordEnv,
     joined = await bob.slash("baloot", "join", channel=second)
     assert joined.message is not None and joined.message.content == "bob sits in Seat 2 (Team 2)."
     assert len(table.query("SELECT id FROM tables WHERE status = 'open'")) == 2
+    # A server admin ends a table they did not create and do not sit at.
+    ended = await table.host.person.slash("baloot", "end", channel=second)
+    assert ended.message is not None and ended.message.content == f"The table was closed by <@{table.host.person.id}>."
+    assert [r[0] for r in table.query("SELECT status FROM tables ORDER BY id")] == ["open", "ended"]

@@ -72,6 +72,9 @@ async def test_each_user_sees_their_language(discord_env: DiscordEnv, tmp_path: 
     assert message.components[0]["components"][0]["label"] == t("button.my_hand", "ar")
     assert refused(await bob.person.slash("baloot", "language", channel=table.channel, language="en",
                                           scope="server")) == t("error.not_allowed", "en")
+    server = await alice.person.slash("baloot", "language", channel=table.channel, language="ar", scope="server")
+    assert server.ephemeral and server.message is not None and server.message.content == t("notice.language_set", "ar")
+    assert table.query("SELECT language FROM guild_settings WHERE guild_id = ?", (table.guild.id,))[0][0] == "ar"
 
 
 async def test_a_stale_interaction_token_falls_back_to_the_dm(discord_env: DiscordEnv, tmp_path: Path) -> None:
