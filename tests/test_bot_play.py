@@ -1,17 +1,31 @@
-"""End to end: four people play through the channel and their DMs, against the real bot process."""
+"""End to end: four people play a hand through the channel and their DMs, against the real bot process."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from fakediscord import DiscordEnv
-from test_bot_harness import open_table
+from test_bot_harness import contract_policy, open_table
+
+EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 
 
-async def test_one_hand_through_dms(discord_env: DiscordEnv, tmp_path: Path) -> None:
+async def test_one_hand_through_dms_despite_rate_limits(discord_env: DiscordEnv, tmp_path: Path) -> None:
     table = await open_table(discord_env, tmp_path)
-    steps = await table.play_hand()
-    assert steps >= 4
+    # Discord answers some edits with 429: the bot waits and retries, nothing is lost.
+    discord_env.rate_limit(EDIT, times=3, retry_after=0.1)
+    mark = discord_env.calls.mark()
+    steps = await table.play_hand(contract_policy("hokum"))
+    assert steps >= 8 + 32 - 8  # bids, then 32 cards (a few bids may be skipped)
+    assert discord_env.calls.count(EDIT, status=429, since=mark) == 3
     table.assert_private()
-    table.assert_clean_log()
     assert table.action_count() == len(table.acted)
+
+    # The first hand's message ends showing the hand's result; it was edited, never re-sent.
+    first = await discord_env.wait_for(
+        lambda: next((m for m in table.table_messages() if "hand 1" in m.embeds[0]["title"] and len(m.embeds) == 2),
+                     None))
+    assert first.embeds[1]["title"] == "Hand 1 result"
+    assert first.edits >= 1
+    assert len([m for m in table.table_messages() if "hand 1" in m.embeds[0]["title"]]) == 1
+    table.assert_clean_log()
