@@ -109,3 +109,17 @@ def test_table_service_errors_map_by_class() -> None:
         assert error_key(exc)[0] == key
         assert error_text(exc, "ar") != t("error.generic", "ar")
     assert error_text(tables_errors.SeatTaken(), "ar") == "هذا المقعد محجوز."
+
+
+def test_service_messages_more_specific_than_their_class() -> None:
+    from baloot.tables.errors import NotAllowed, TableFull, TableNotRunning
+
+    assert error_text(NotAllowed("Four players are needed to start; 3 seated."), "en") == (
+        "Four players must be seated to start.")
+    assert error_text(TableNotRunning("The match has already started."), "en") == "The match has already started."
+    assert error_text(TableNotRunning("This table has closed; its match is over."), "en") == (
+        "This table has finished.")
+    assert error_text(TableFull("That team is full."), "ar") == t("error.team_full", "ar")
+    assert error_text(NotAllowed("That is not your hand."), "en") == "These are not your cards."
+    assert error_text(NotAllowed("You have already voted to end this table."), "en") == (
+        "You are not allowed to do that.")
