@@ -25,7 +25,7 @@ async def test_bad_input_is_refused_privately(discord_env: DiscordEnv, tmp_path:
     assert refused(await bob.person.slash("baloot", "join", channel=table.channel, seat=1)) == "That seat is taken."
     started = await alice.person.slash("baloot", "start", channel=table.channel)
     assert started.response_type == 4 and not started.ephemeral
-    refused(await bob.person.slash("baloot", "start", channel=table.channel))
+    assert refused(await bob.person.slash("baloot", "start", channel=table.channel)) == "The match has already started."
 
     turn = await table.wait_turn()
     assert turn is not None
@@ -86,8 +86,8 @@ async def test_bad_input_is_refused_privately(discord_env: DiscordEnv, tmp_path:
     player, latest = live
     await discord_env.wait_for(lambda: not player.buttons())  # its private view lost its buttons
     assert refused(await forge(player.person, latest[0].message, latest[0].custom_id)) == (
-        "This table is not running.")
-    assert refused(await forge(bob.person, mine, f"bl:{table.table_id()}:mine")) == "This table is not running."
+        "This table has finished.")
+    assert refused(await forge(bob.person, mine, f"bl:{table.table_id()}:mine")) == "This table has finished."
     assert refused(await bob.person.slash("baloot", "hand", channel=table.channel)) == (
         "There is no Baloot table in this channel.")
     assert table.action_count() == count

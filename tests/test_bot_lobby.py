@@ -31,7 +31,7 @@ async def test_seats_teams_leave_score_and_end_by_vote(discord_env: DiscordEnv, 
     sheet = await bob.slash("baloot", "score", channel=table.channel)
     assert sheet.ephemeral and sheet.message is not None
     assert "No hand has been played yet." in str(sheet.message.embeds)
-    assert refused(await bob.slash("baloot", "start", channel=table.channel)) == "You are not allowed to do that."
+    assert refused(await bob.slash("baloot", "start", channel=table.channel)) == "Four players must be seated to start."
 
     for person, seat in ((carol, 3), (dave, 4)):
         await person.slash("baloot", "join", channel=table.channel, seat=seat)
