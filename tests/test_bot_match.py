@@ -9,11 +9,11 @@ from pathlib import Path
 from fakediscord import DiscordEnv
 from test_bot_harness import UntilSeen, hand_kinds, open_table
 
-PLAN = ("sun", "hokum", "ashkal", "hokum2", "double")
+PLAN = ("double", "hokum2", "ashkal", "hokum", "sun")  # the big one first: all five fit below the target
 
 
 async def test_whole_match_every_contract_scores_match_replay(discord_env: DiscordEnv, tmp_path: Path) -> None:
-    table = await open_table(discord_env, tmp_path, create={"target": 120})
+    table = await open_table(discord_env, tmp_path, create={"target": 250})
     policy = UntilSeen(table, PLAN)
     started = time.monotonic()
     mark = discord_env.calls.mark()
@@ -46,7 +46,7 @@ async def test_whole_match_every_contract_scores_match_replay(discord_env: Disco
     shown = re.search(r"Final score (\d+) – (\d+)", text)
     assert shown is not None, text
     assert [int(shown.group(1)), int(shown.group(2))] == replay["score"]
-    assert replay["winner"] is not None and max(replay["score"]) >= 120
+    assert replay["winner"] is not None and max(replay["score"]) >= 250
     assert result, "no stored result"
     assert [result[0][0], result[0][1]] == replay["score"] and result[0][2] == replay["winner"]
 
