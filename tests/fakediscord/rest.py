@@ -7,6 +7,7 @@ the schema validation share one vocabulary.
 from __future__ import annotations
 
 import json
+import time
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -367,6 +368,8 @@ class RestApi:
         inter = server.interactions.get(int(request.match_info["interaction_id"]))
         if inter is None or inter.token != request.match_info["interaction_token"]:
             raise UNKNOWN_INTERACTION
+        if inter.first_callback_at is None:
+            inter.first_callback_at = time.monotonic()
         try:
             body, files = await self.read_body(request)
             if inter.acknowledged:

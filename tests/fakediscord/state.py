@@ -362,6 +362,12 @@ class Interaction:
     followup_ids: list[int] = field(default_factory=list)
     rejected: list[tuple[int, int]] = field(default_factory=list)  # (status, code)
     modal: JSON | None = None
+    first_callback_at: float | None = None  # monotonic time the bot's first callback arrived
+
+    @property
+    def first_response_latency(self) -> float | None:
+        """Seconds from INTERACTION_CREATE to the bot's first callback (accepted or refused)."""
+        return None if self.first_callback_at is None else self.first_callback_at - self.created_at
 
     @property
     def age(self) -> float:
