@@ -1,0 +1,589 @@
+"""Benchmark of N concurrent tables played through the Discord stand-in (issue 4 "What to measure").
+
+    .venv/bin/python scripts/bench_tables.py                       # N = 1, 50, 200; 2 hands each
+    .venv/bin/python scripts/bench_tables.py --tables 1 50 --hands 1 --timeout 300
+
+For each N a fresh stand-in (``tests/fakediscord``, in this process, on
+127.0.0.1) and a fresh ``python bot.py`` process (own SQLite file in a temporary
+directory, ``BOT_DELAY_SECONDS=0``, ``TURN_SECONDS=600`` so no timer fires, no AI
+workers) are started. N channels get four scripted users each; every group
+creates a table (``/baloot create``), joins seats 2-4, starts, and then - once
+every table has started - plays ``--hands`` hands: whoever has enabled action
+buttons newer than the table's last press (in their DM, or an ephemeral "My hand"
+view) presses one chosen by a seeded RNG, with no think time.
+
+Figures per N:
+
+- first-response latency of every interaction: from the stand-in dispatching
+  INTERACTION_CREATE to the bot's first callback arriving at the stand-in
+  (``Interaction.first_response_latency``); p50/p99/max, callbacks refused as too
+  late (404/10062, Discord's 3 s deadline) and interactions never answered;
+- the bot's RSS (VmRSS) after READY and the peak while the N tables are active,
+  giving memory per active table;
+- REST calls per completed hand by token kind (bot token: Discord's global 50
+  requests/s; interaction token: callbacks, followups and webhook edits, not
+  counted there), measured over the play phase, plus the setup calls per table;
+- bot-token calls per second during play, and the capacity of one bot token at
+  a 3-minute hand: 50 / (bot-token calls per hand / 180 s) tables.
+
+The stand-in and the scripted users share this process's event loop, so their
+own CPU time is reported too: if this process is saturated, latencies include
+its queueing, not only the bot's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import math
+import os
+import random
+import re
+import signal
+import sqlite3
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tests.fakediscord import (  # noqa: E402
+    BotProcess,
+    Channel,
+    DiscordEnv,
+    Interaction,
+    InteractionResult,
+    Message,
+    Person,
+)
+
+ACTION_RE = re.compile(r"^bl:(\d+):([0-3]):(\d+):(\d+):(\w+)$")
+"""Custom id of an action button in a private view: table, seat, hand, action index, code."""
+GLOBAL_LIMIT = 50.0  # Discord's global limit of bot-token requests per second
+HAND_SECONDS = 180.0  # a typical hand played by people
+DEADLINE = 3.0  # Discord's first-response deadline
+CLICK_TIMEOUT = 10.0  # an interaction not answered by then counts as missing
+IDLE_CHECK = 1.5  # seconds without a move before the table's status is read from the database
+
+Version = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Button:
+    message_id: int
+    custom_id: str
+    seat: int
+    version: Version
+    code: str
+
+
+@dataclass
+class Table:
+    """One channel, four scripted users (seat i = players[i]) and what they have pressed."""
+
+    index: int
+    channel: Channel
+    players: list[Person]
+    rng: random.Random
+    views: list[list[int]] = field(default_factory=lambda: [[], [], [], []])  # message ids per seat
+    dm_seats: set[int] = field(default_factory=set)  # seats that got their private hand in a DM
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    last_version: Version = (-1, -1)
+    hand_no: int | None = None
+    pressed_in_hand: int = 0
+    hands_done: int = 0
+    presses: int = 0
+    finished: bool = False  # the match ended (or the table is no longer playing)
+    ended_early: bool = False  # the match ended before --hands hands (a Gahwa, or the target reached)
+    error: str | None = None
+
+
+@dataclass
+class Latencies:
+    """First-response latency of each interaction, and what went wrong."""
+
+    setup: list[float] = field(default_factory=list)  # slash commands
+    play: list[float] = field(default_factory=list)  # button presses
+    late: int = 0  # callbacks refused with 404/10062
+    missing: int = 0  # no callback at all within CLICK_TIMEOUT
+    refused: Counter[tuple[int, int]] = field(default_factory=Counter)  # other (status, code)
+
+    def add(self, inter: Interaction, *, setup: bool) -> None:
+        latency = inter.first_response_latency
+        if latency is None:
+            self.missing += 1
+            return
+        (self.setup if setup else self.play).append(latency)
+        for status, code in inter.rejected:
+            if code == 10062:
+                self.late += 1
+            else:
+                self.refused[(status, code)] += 1
+
+    @property
+    def all(self) -> list[float]:
+        return self.setup + self.play
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) by nearest rank; 0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1))
+    return ordered[rank]
+
+
+def rss_kib(pid: int) -> int:
+    """VmRSS of a process in KiB (0 if it is gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (its own, not its children's)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def action_buttons(message: Message, seat: int) -> list[Button]:
+    """The enabled action buttons of ``seat`` on a message."""
+    out = []
+    for row in message.components:
+        for comp in row.get("components", []):
+            found = ACTION_RE.match(str(comp.get("custom_id", "")))
+            if comp.get("type") != 2 or found is None or comp.get("disabled"):
+                continue
+            _, seat_s, hand, index, code = found.groups()
+            if int(seat_s) == seat:
+                out.append(Button(message.id, comp["custom_id"], seat, (int(hand), int(index)), code))
+    return out
+
+
+class Bench:
+    """One run: a stand-in, the bot process, N tables."""
+
+    def __init__(self, env: DiscordEnv, args: argparse.Namespace, tables: int, db: Path) -> None:
+        self.env = env
+        self.args = args
+        self.n = tables
+        self.db = db
+        self.tables: list[Table] = []
+        self.by_dm: dict[int, tuple[Table, int]] = {}  # DM channel id -> (table, seat)
+        self.by_user: dict[int, tuple[Table, int]] = {}  # user id -> (table, seat)
+        self.seen_messages = 0
+        self.edits: dict[int, int] = {}  # tracked message id -> edits when last looked at
+        self.lat = Latencies()
+        self.bot: BotProcess | None = None
+        self.rss_base = 0
+        self.rss_peak = 0
+        self.stop = asyncio.Event()
+        self.phase_marks: dict[str, int] = {}
+        self.phase_times: dict[str, float] = {}
+        self.bot_cpu: dict[str, float] = {}
+        self.own_cpu: dict[str, float] = {}
+        self.loop_lag: list[float] = []  # how late this process's event loop wakes a 10 ms sleep
+
+    # -- the world ---------------------------------------------------------------------------
+    def build(self) -> None:
+        env = self.env
+        guild = env.create_guild("Diwaniya")
+        for i in range(self.n):
+            channel = env.create_channel(guild, f"baloot-{i}")
+            players = [env.create_user(f"t{i}p{s}").join(guild) for s in range(4)]
+            table = Table(i, channel, players, random.Random(self.args.seed * 100_003 + i))
+            self.tables.append(table)
+            for seat, person in enumerate(players):
+                self.by_dm[person.dm_channel.id] = (table, seat)
+                self.by_user[person.id] = (table, seat)
+
+    def bot_env(self) -> dict[str, str]:
+        return {
+            "DATABASE_PATH": str(self.db),
+            "DEV_GUILD_ID": "",
+            "DEFAULT_LANGUAGE": "en",
+            "TURN_SECONDS": "600",
+            "BOT_DELAY_SECONDS": "0",
+            "AI_WORKERS": "0",
+            "LOG_LEVEL": self.args.log_level,
+        }
+
+    # -- watching: one waiter for every table --------------------------------------------------
+    def _scan(self) -> bool:
+        """Route new private messages to their seat and wake tables whose views changed."""
+        messages = self.env.messages
+        woke = False
+        for mid in itertools.islice(messages, self.seen_messages, None):
+            self.seen_messages += 1
+            msg = messages[mid]
+            owner = self.by_dm.get(msg.channel_id)
+            if owner is None and msg.ephemeral_for is not None:
+                owner = self.by_user.get(msg.ephemeral_for)
+            if owner is not None and msg.author.bot:
+                table, seat = owner
+                table.views[seat].append(mid)
+                self.edits[mid] = -1
+                if msg.channel_id in self.by_dm:
+                    table.dm_seats.add(seat)
+        for mid, edits in self.edits.items():
+            msg = messages[mid]
+            if msg.edits != edits:
+                self.edits[mid] = msg.edits
+                owner = self.by_dm.get(msg.channel_id) or self.by_user.get(msg.ephemeral_for or 0)
+                if owner is not None:
+                    owner[0].wake.set()
+                    woke = True
+        return woke
+
+    async def watch(self) -> None:
+        while not self.stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await self.env.wait_for(lambda: self._scan() or self.stop.is_set(), 1.0)
+
+    async def probe_loop(self) -> None:
+        """The stand-in and the players share this loop: its lag is part of every measured latency."""
+        while not self.stop.is_set():
+            before = time.monotonic()
+            await asyncio.sleep(0.01)
+            self.loop_lag.append(time.monotonic() - before - 0.01)
+
+    async def sample_rss(self) -> None:
+        while not self.stop.is_set() and self.bot is not None and self.bot.pid is not None:
+            self.rss_peak = max(self.rss_peak, rss_kib(self.bot.pid))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stop.wait(), 0.2)
+
+    # -- a table -----------------------------------------------------------------------------
+    def to_move(self, table: Table) -> list[Button]:
+        """The newest enabled buttons (one seat, one message) newer than the table's last press."""
+        best: list[Button] = []
+        for seat, ids in enumerate(table.views):
+            for mid in ids:
+                msg = self.env.messages[mid]
+                if msg.deleted:
+                    continue
+                buttons = [b for b in action_buttons(msg, seat) if b.version > table.last_version]
+                if buttons:
+                    newest = max(b.version for b in buttons)
+                    if not best or newest > best[0].version:
+                        best = [b for b in buttons if b.version == newest]
+        return best
+
+    def status(self, table: Table) -> str:
+        conn = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5)
+        try:
+            row = conn.execute(
+                "SELECT status FROM tables WHERE channel_id = ? ORDER BY id DESC", (table.channel.id,)
+            ).fetchone()
+        finally:
+            conn.close()
+        return str(row[0]) if row else "none"
+
+    async def settle(self, result: InteractionResult) -> str:
+        """Wait for a deferred ("thinking") reply to become its answer, as a person would; its text."""
+        if result.response_type == 5:
+            await self.env.wait_for(
+                lambda: result.followups or (result.message is not None and not result.message.loading),
+                CLICK_TIMEOUT)
+        shown = [m for m in result.messages if not m.loading]
+        return shown[-1].content if shown else str(result.rejected)
+
+    async def setup(self, table: Table) -> None:
+        host, *others = table.players
+        created = await host.slash("baloot", "create", channel=table.channel, timeout=CLICK_TIMEOUT,
+                                   target=self.args.target, turn_time=600)
+        self.lat.add(created.interaction, setup=True)
+        replies = [await self.settle(created)]
+        for seat, person in enumerate(others, start=2):
+            joined = await person.slash("baloot", "join", channel=table.channel, seat=seat, timeout=CLICK_TIMEOUT)
+            self.lat.add(joined.interaction, setup=True)
+            replies.append(await self.settle(joined))
+        started = await host.slash("baloot", "start", channel=table.channel, timeout=CLICK_TIMEOUT)
+        self.lat.add(started.interaction, setup=True)
+        await self.settle(started)
+        if started.rejected or any(m.ephemeral for m in started.messages):
+            raise RuntimeError(f"table {table.index}: start refused: {started.rejected} "
+                               f"{[m.content for m in started.messages]}; create/join replies: {replies}")
+        # The first deal sends each player their hand in a DM: that belongs to setting the table up.
+        await self.env.wait_for(lambda: len(table.dm_seats) == 4, CLICK_TIMEOUT)
+
+    async def play(self, table: Table) -> None:
+        idle_since = time.monotonic()
+        while not self.stop.is_set() and table.hands_done < self.args.hands and not table.finished:
+            buttons = self.to_move(table)
+            if not buttons:
+                table.wake.clear()
+                try:
+                    await asyncio.wait_for(table.wake.wait(), IDLE_CHECK)
+                    continue
+                except TimeoutError:
+                    pass
+                if time.monotonic() - idle_since > IDLE_CHECK and self.status(table) != "playing":
+                    table.finished = table.ended_early = True
+                    if table.pressed_in_hand:
+                        table.hands_done += 1
+                continue
+            hand = buttons[0].version[0]
+            if table.hand_no is None:
+                table.hand_no = hand
+            elif hand > table.hand_no:
+                table.hands_done += 1
+                table.hand_no, table.pressed_in_hand = hand, 0
+                if table.hands_done >= self.args.hands:
+                    break
+            button = table.rng.choice(buttons)
+            if self.args.think > 0:
+                await asyncio.sleep(self.args.think * table.rng.uniform(0.5, 1.5))
+            person = table.players[button.seat]
+            message = self.env.messages[button.message_id]
+            try:
+                result = await person.click(message, button.custom_id, timeout=CLICK_TIMEOUT)
+            except (ValueError, LookupError):
+                continue  # the view changed between reading and pressing: read it again
+            except TimeoutError:
+                self.lat.missing += 1
+                continue
+            self.lat.add(result.interaction, setup=False)
+            table.last_version = button.version
+            table.presses += 1
+            table.pressed_in_hand += 1
+            idle_since = time.monotonic()
+
+    async def run_table(self, table: Table, started: asyncio.Barrier) -> None:
+        try:
+            await self.setup(table)
+        except Exception as exc:
+            table.error = f"{type(exc).__name__}: {exc}"
+            table.finished = True
+        await started.wait()
+        if table.error is None:
+            try:
+                await self.play(table)
+            except Exception as exc:
+                table.error = f"{type(exc).__name__}: {exc}"
+
+    # -- the run -----------------------------------------------------------------------------
+    def mark(self, phase: str) -> None:
+        assert self.bot is not None and self.bot.pid is not None
+        self.phase_marks[phase] = self.env.calls.mark()
+        self.phase_times[phase] = time.monotonic()
+        self.bot_cpu[phase] = cpu_seconds(self.bot.pid)
+        self.own_cpu[phase] = time.process_time()
+
+    async def run(self) -> None:
+        self.build()
+        self.bot = await self.env.start_bot("bot.py", env=self.bot_env(), cwd=REPO, timeout=60)
+        assert self.bot.pid is not None
+        await asyncio.sleep(1.0)  # let start-up settle (imports, cache warm-up) before the baseline
+        self.rss_base = self.rss_peak = rss_kib(self.bot.pid)
+        watcher = asyncio.create_task(self.watch())
+        sampler = asyncio.create_task(self.sample_rss())
+        prober = asyncio.create_task(self.probe_loop())
+        self.mark("setup")
+        started = asyncio.Barrier(self.n + 1)
+        tasks = [asyncio.create_task(self.run_table(t, started)) for t in self.tables]
+        try:
+            await started.wait()
+            self.mark("play")
+            await asyncio.gather(*tasks)
+            self.mark("end")
+        finally:
+            if "end" not in self.phase_marks:
+                self.mark("end")
+            self.stop.set()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, watcher, sampler, prober, return_exceptions=True)
+            self.rss_peak = max(self.rss_peak, rss_kib(self.bot.pid))
+
+    # -- figures -----------------------------------------------------------------------------
+    def figures(self, timed_out: bool) -> dict[str, Any]:
+        calls = self.env.calls
+        setup, play, end = self.phase_marks["setup"], self.phase_marks["play"], self.phase_marks["end"]
+        play_records = calls.records[play:end]
+        hands = sum(t.hands_done for t in self.tables)
+        play_s = self.phase_times["end"] - self.phase_times["play"]
+        bot_play = sum(1 for r in play_records if r.kind == "bot")
+        inter_play = sum(1 for r in play_records if r.kind == "interaction")
+        setup_records = calls.records[setup:play]
+        bot_per_hand = bot_play / hands if hands else 0.0
+        lat = self.lat
+        return {
+            "tables": self.n,
+            "hands": hands,
+            "finished_matches": sum(1 for t in self.tables if t.ended_early),
+            "errors": [f"table {t.index}: {t.error}" for t in self.tables if t.error],
+            "timed_out": timed_out,
+            "interactions": len(lat.all) + lat.missing,
+            "presses": len(lat.play),
+            "p50_ms": 1000 * percentile(lat.all, 0.50),
+            "p99_ms": 1000 * percentile(lat.all, 0.99),
+            "max_ms": 1000 * max(lat.all, default=0.0),
+            "press_p50_ms": 1000 * percentile(lat.play, 0.50),
+            "press_p99_ms": 1000 * percentile(lat.play, 0.99),
+            "setup_p99_ms": 1000 * percentile(lat.setup, 0.99),
+            "over_3s": sum(1 for x in lat.all if x > DEADLINE),
+            "late_10062": lat.late,
+            "missing": lat.missing,
+            "refused": dict(lat.refused),
+            "rss_base_mib": self.rss_base / 1024,
+            "rss_peak_mib": self.rss_peak / 1024,
+            "kib_per_table": (self.rss_peak - self.rss_base) / self.n,
+            "bot_calls_per_hand": bot_per_hand,
+            "interaction_calls_per_hand": inter_play / hands if hands else 0.0,
+            "setup_bot_calls_per_table": sum(1 for r in setup_records if r.kind == "bot") / self.n,
+            "setup_interaction_calls_per_table": sum(1 for r in setup_records if r.kind == "interaction") / self.n,
+            "bot_calls_per_s": bot_play / play_s if play_s else 0.0,
+            "tables_per_token": GLOBAL_LIMIT / (bot_per_hand / HAND_SECONDS) if bot_per_hand else float("inf"),
+            "play_s": play_s,
+            "setup_s": self.phase_times["play"] - self.phase_times["setup"],
+            "hands_per_s": hands / play_s if play_s else 0.0,
+            "bot_cpu_pct": 100 * (self.bot_cpu["end"] - self.bot_cpu["setup"])
+            / max(1e-9, self.phase_times["end"] - self.phase_times["setup"]),
+            "bot_cpu_ms_per_interaction": 1000 * (self.bot_cpu["end"] - self.bot_cpu["setup"])
+            / max(1, len(lat.all)),
+            "loop_lag_p99_ms": 1000 * percentile(self.loop_lag, 0.99),
+            "bench_cpu_pct": 100 * (self.own_cpu["end"] - self.own_cpu["setup"])
+            / max(1e-9, self.phase_times["end"] - self.phase_times["setup"]),
+            "bot_routes_per_hand": {
+                route: n / hands for route, n in Counter(r.route for r in play_records if r.kind == "bot").most_common()
+            } if hands else {},
+            "interaction_routes_per_hand": {
+                route: n / hands
+                for route, n in Counter(r.route for r in play_records if r.kind == "interaction").most_common()
+            } if hands else {},
+            "non_2xx": dict(Counter(f"{r.route} {r.status}" for r in calls.records[setup:end]
+                                    if r.status >= 300)),
+            "bot_log_errors": [],
+        }
+
+
+async def run_one(n: int, args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="bench-tables-", dir=args.db_dir) as tmp:
+        env = DiscordEnv(validate_schema=args.validate)
+        await env.start()
+        bench = Bench(env, args, n, Path(tmp) / "baloot.db")
+        timed_out = False
+        try:
+            try:
+                await asyncio.wait_for(bench.run(), args.timeout)
+            except TimeoutError:
+                timed_out = True
+            figures = bench.figures(timed_out)
+            if bench.bot is not None:
+                figures["bot_log_errors"] = [line for line in bench.bot.output.splitlines()
+                                             if " ERROR " in line or "Traceback" in line][:10]
+                await bench.bot.stop(grace=5.0)
+        finally:
+            await env.close()
+        return figures
+
+
+def print_figures(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    rows: list[tuple[str, str]] = [
+        ("tables (N)", "{tables}"),
+        ("hands completed", "{hands}"),
+        ("matches ended early", "{finished_matches}"),
+        ("interactions (presses)", "{interactions} ({presses})"),
+        ("first response p50 ms", "{p50_ms:.1f}"),
+        ("first response p99 ms", "{p99_ms:.1f}"),
+        ("first response max ms", "{max_ms:.1f}"),
+        ("  presses p50 / p99 ms", "{press_p50_ms:.1f} / {press_p99_ms:.1f}"),
+        ("  slash commands p99 ms", "{setup_p99_ms:.1f}"),
+        ("over 3 s / 10062 / unanswered", "{over_3s} / {late_10062} / {missing}"),
+        ("bot RSS base -> peak MiB", "{rss_base_mib:.1f} -> {rss_peak_mib:.1f}"),
+        ("memory per active table KiB", "{kib_per_table:.0f}"),
+        ("bot-token calls / hand", "{bot_calls_per_hand:.2f}"),
+        ("interaction calls / hand", "{interaction_calls_per_hand:.2f}"),
+        ("setup calls / table bot|inter", "{setup_bot_calls_per_table:.1f} | {setup_interaction_calls_per_table:.1f}"),
+        ("bot-token calls / s (play)", "{bot_calls_per_s:.1f}"),
+        ("hands / s (play)", "{hands_per_s:.2f}"),
+        ("tables per token @180 s/hand", "{tables_per_token:.0f}"),
+        ("setup / play wall s", "{setup_s:.1f} / {play_s:.1f}"),
+        ("CPU % bot | bench+stand-in", "{bot_cpu_pct:.0f} | {bench_cpu_pct:.0f}"),
+        ("bot CPU ms / interaction", "{bot_cpu_ms_per_interaction:.2f}"),
+        ("stand-in loop lag p99 ms", "{loop_lag_p99_ms:.1f}"),
+    ]
+    width = max(len(label) for label, _ in rows)
+    print()
+    print(f"bench_tables: hands={args.hands} think={args.think}s seed={args.seed} target={args.target} "
+          f"schema_validation={'on' if args.validate else 'off'} log_level={args.log_level}")
+    header = " " * width + "".join(f"  {'N=' + str(r['tables']) + (' TIMEOUT' if r['timed_out'] else ''):>18}"
+                                   for r in results)
+    print(header)
+    for label, fmt in rows:
+        print(f"{label:<{width}}" + "".join(f"  {fmt.format(**r):>18}" for r in results))
+    for r in results:
+        print(f"\nN={r['tables']}: bot-token calls per hand by route (play phase)")
+        for route, per in r["bot_routes_per_hand"].items():
+            print(f"  {per:7.2f}  {route}")
+        print(f"N={r['tables']}: interaction-token calls per hand by route (play phase)")
+        for route, per in r["interaction_routes_per_hand"].items():
+            print(f"  {per:7.2f}  {route}")
+        for key in ("non_2xx", "refused"):
+            if r[key]:
+                print(f"  {key}: {r[key]}")
+        for line in r["errors"][:5] + r["bot_log_errors"]:
+            print(f"  ! {line}")
+
+
+async def main(args: argparse.Namespace) -> int:
+    task = asyncio.current_task()
+    assert task is not None
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, task.cancel)
+    results = []
+    for n in args.tables:
+        print(f"N={n}: running ...", file=sys.stderr, flush=True)
+        figures = await run_one(n, args)
+        results.append(figures)
+        print(f"N={n}: {figures['hands']} hands in {figures['play_s']:.1f} s, p99 {figures['p99_ms']:.1f} ms",
+              file=sys.stderr, flush=True)
+    print_figures(results, args)
+    bad = any(r["timed_out"] or r["errors"] or r["missing"] or r["late_10062"] for r in results)
+    return 1 if bad else 0
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, nargs="+", default=[1, 50, 200], help="N values, run one after another")
+    parser.add_argument("--hands", type=int, default=2, help="hands each table plays (default 2)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players' random choices")
+    parser.add_argument("--target", type=int, default=1000, help="match target (high: the match outlasts the run)")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds allowed per N before it is cut short")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds a player thinks before pressing (0: press at once). Above the "
+                             "channel's edit interval (~1.25 s) every action gets its own table edit, as at a "
+                             "3-minute hand, so the bot-token calls per hand are realistic")
+    parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+                        help="the bot's LOG_LEVEL")
+    parser.add_argument("--db-dir", default=None,
+                        help="where the bot's temporary SQLite file goes (default: the system temp dir; "
+                             "/dev/shm takes the disk's fsync out of the figures)")
+    parser.add_argument("--validate", action="store_true",
+                        help="check every request body against Discord's OpenAPI schema (about 8 ms of this "
+                             "process's CPU per call: the stand-in, not the bot, then limits the throughput)")
+    args = parser.parse_args(argv)
+    if args.hands < 1 or any(n < 1 for n in args.tables):
+        parser.error("--hands and --tables must be at least 1")
+    return args
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main(parse_args())))
