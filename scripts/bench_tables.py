@@ -1,7 +1,15 @@
 """Benchmark of N concurrent tables played through the Discord stand-in (issue 4 "What to measure").
 
-    .venv/bin/python scripts/bench_tables.py                       # N = 1, 50, 200; 2 hands each
+    .venv/bin/python scripts/bench_tables.py                       # N = 1, 50, 200; 2 hands, no think time
+    .venv/bin/python scripts/bench_tables.py --hands 1 --think 1.5 # paced: realistic bot-token calls per hand
     .venv/bin/python scripts/bench_tables.py --tables 1 50 --hands 1 --timeout 300
+
+Without think time the players press as fast as the bot answers: a stress of
+latency and throughput, but a hand then lasts well under the channel board's edit
+interval, so its edits coalesce and the bot-token calls per hand (and the
+derived capacity) come out far too optimistic. With ``--think`` above ~1.25 s
+every action gets its own table edit, as in a 3-minute hand: use that run for
+the per-hand figures and the tables-per-token capacity.
 
 For each N a fresh stand-in (``tests/fakediscord``, in this process, on
 127.0.0.1) and a fresh ``python bot.py`` process (own SQLite file in a temporary
@@ -586,4 +594,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main(parse_args())))
+    try:
+        sys.exit(asyncio.run(main(parse_args())))
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        print("bench_tables: interrupted; the bot and the stand-in were stopped", file=sys.stderr)
+        sys.exit(130)
