@@ -1,8 +1,10 @@
 """What one seat may know (ARCHITECTURE.md): its own hand and the public facts.
 
-A :class:`SeatView` never holds another seat's hidden cards: before play it
-holds only the up card and the bids; during play, the cards played, the
-declared projects (shown cards are public, R6.2) and the score.
+A :class:`SeatView` never holds another seat's hidden cards: it holds the up
+card (face up from the deal, R2.2, and known to be the taker's once bidding
+ends), the bids, the cards played, what kind of project each player declared,
+and the cards of projects once they are shown (R6.2: the winning team's, after
+the first trick; a seat always sees its own), and the score.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from .bidding import Outcome
 from .cards import ALL_CARDS, NO_TRUMP, Card
 from .errors import NotationError
 from .hand import Hand, Phase
-from .projects import Project
+from .projects import Project, ProjectType
 from .rules import Rules
 
 
@@ -36,7 +38,7 @@ class SeatView:
     phase: Phase
     to_move: int | None
     hand: tuple[Card, ...]
-    up_card: Card | None  # the up card while it is on the table (R2.2)
+    up_card: Card  # the up card (R2.2): public, on the table, then in the taker's hand
     up_card_taker: int | None  # who took it once bidding ended
     bids: tuple[Action, ...]  # bidding actions in order (R3)
     doubling: tuple[Action, ...]  # the doubling chain (R4)
@@ -45,7 +47,8 @@ class SeatView:
     taker: int | None
     level: int  # 1..4, 5 = Gahwa
     locked: bool
-    declared: tuple[tuple[int, tuple[Project, ...]], ...]  # public declarations (R6.2)
+    declared: tuple[tuple[int, tuple[Project, ...]], ...]  # projects whose cards are shown (R6.2)
+    announced: tuple[tuple[int, tuple[ProjectType, ...]], ...]  # every declaration, by kind (R6.2)
     project_team: int | None
     baloot_announced: int | None  # seat whose Baloot was announced (R6.3)
     tricks: tuple[TrickView, ...]  # completed tricks
@@ -89,7 +92,6 @@ def seat_view(hand: Hand, seat: int, match_score: tuple[int, int] | None = None)
     baloot = None
     if hand.baloot_holder is not None and hand.baloot_shown >= 2:
         baloot = hand.baloot_holder
-    in_bidding = hand.phase == Phase.BIDDING
     to_move = None if hand.finished else hand.to_move
     return SeatView(
         seat=seat,
@@ -97,7 +99,7 @@ def seat_view(hand: Hand, seat: int, match_score: tuple[int, int] | None = None)
         phase=hand.phase,
         to_move=to_move,
         hand=tuple(hand.hand_of(seat)),
-        up_card=ALL_CARDS[hand.up_card] if in_bidding else None,
+        up_card=ALL_CARDS[hand.up_card],
         up_card_taker=hand.taker,
         bids=tuple(bids),
         doubling=tuple(doubling),
@@ -106,7 +108,8 @@ def seat_view(hand: Hand, seat: int, match_score: tuple[int, int] | None = None)
         taker=hand.taker,
         level=hand.level,
         locked=hand.locked,
-        declared=tuple(sorted(hand.declared.items())),
+        declared=shown_projects(hand, seat),
+        announced=announced_projects(hand),
         project_team=hand.project_team,
         baloot_announced=baloot,
         tricks=tricks,
@@ -120,3 +123,23 @@ def seat_view(hand: Hand, seat: int, match_score: tuple[int, int] | None = None)
         history=tuple(actions),
         rules=hand.rules,
     )
+
+
+def shown_projects(hand: Hand, seat: int) -> tuple[tuple[int, tuple[Project, ...]], ...]:
+    """Declared projects whose cards ``seat`` may see (R6.2).
+
+    A seat sees its own declaration at once; after the first trick, the winning
+    team shows its projects (including a second-trick show); the losing team's
+    cards are never shown.
+    """
+    team = hand.project_team if hand.trick_no >= 1 else None
+    return tuple(
+        (s, projects)
+        for s, projects in sorted(hand.declared.items())
+        if s == seat or (team is not None and s & 1 == team)
+    )
+
+
+def announced_projects(hand: Hand) -> tuple[tuple[int, tuple[ProjectType, ...]], ...]:
+    """Every declaration so far, by kind only (R6.2: declaring names the projects)."""
+    return tuple((s, tuple(p.type for p in projects)) for s, projects in sorted(hand.declared.items()))

@@ -59,8 +59,9 @@ def test_deductions_are_sound_and_samples_respect_them() -> None:
                     if k.void(s, suit):
                         voids_checked += 1
                         assert not sample.hands[s] & SUIT_MASK[suit]
-    # Rejections left: a declarer's other possible projects (R6.1) and the round-one taker's trump (R2.4).
-    assert failures < 0.03 * trials
+    # Rejections left: a declarer's other possible projects (R6.1), the round-one taker's trump (R2.4),
+    # and declarations known only by kind (R6.2: the losing team's cards are never shown).
+    assert failures < 0.08 * trials
     assert voids_checked > 100
 
 

@@ -13,12 +13,14 @@ read, never the real deal.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from ..actions import ActionType
-from ..cards import ALL_CARDS, SUIT_MASK, Card, iter_bits
+from ..cards import ALL_CARDS, RANK_A, SUIT_MASK, Card, iter_bits
 from ..errors import BalootError
 from ..hand import Hand, Phase
-from ..view import SeatView
+from ..projects import QUAD_RANKS, ProjectType
+from ..view import SeatView, announced_projects, shown_projects
 from .knowledge import Knowledge, infer
 
 STOCK = 4
@@ -155,9 +157,45 @@ def deck_for(
     return [ALL_CARDS[c] for c in deck]
 
 
+def _project_masks(kind: ProjectType, sun: bool) -> list[int]:
+    """Every set of cards that makes a project of this kind (R6.1)."""
+    if kind is ProjectType.FOUR_HUNDRED:
+        return [0x01010101 << RANK_A]
+    size = {ProjectType.SIRA: 3, ProjectType.FIFTY: 4, ProjectType.HUNDRED: 5}[kind]
+    masks = [((1 << size) - 1) << (suit * 8 + low) for suit in range(4) for low in range(9 - size)]
+    if kind is ProjectType.HUNDRED:
+        masks += [0x01010101 << rank for rank in QUAD_RANKS if rank != RANK_A or not sun]
+    return masks
+
+
+def plant_hidden_projects(view: SeatView, k: Knowledge, rng: random.Random) -> Knowledge:
+    """Give each seat that declared a project whose cards are not shown (R6.2) a
+    random project of the kind it announced, among the cards it could have held."""
+    shown = {s for s, _ in view.declared}
+    known = list(k.known)
+    sun = view.contract == "sun"
+    for s, kinds in view.announced:
+        if s == k.seat or s in shown or not kinds:
+            continue
+        others = 0
+        for t in range(4):
+            if t != s:
+                others |= known[t] | k.played_by[t]
+        possible = (k.played_by[s] | known[s] | (k.unseen & k.allowed[s])) & ~others
+        fits = [m for m in _project_masks(kinds[0], sun) if m & possible == m]
+        if not fits:
+            continue
+        planted = rng.choice(fits) & ~k.played_by[s]
+        if (known[s] | planted).bit_count() <= k.counts[s]:
+            known[s] |= planted
+    return replace(k, known=(known[0], known[1], known[2], known[3]))
+
+
 def sample_deck(view: SeatView, rng: random.Random, knowledge: Knowledge | None = None) -> list[Card] | None:
     """A random deck consistent with ``view`` (R2), or None if the sampler found none."""
     k = knowledge if knowledge is not None else infer(view)
+    if view.announced and len(view.declared) < len(view.announced):
+        k = plant_hidden_projects(view, k, rng)
     holdings = sample_holdings(k, rng)
     if holdings is None:
         return None
@@ -185,7 +223,9 @@ def replay(view: SeatView, deck: list[Card]) -> Hand | None:
             hand.apply(action)
     except BalootError:
         return None
-    if view.declared and tuple(sorted(hand.declared.items())) != view.declared:
+    if view.announced and (
+        announced_projects(hand) != view.announced or shown_projects(hand, view.seat) != view.declared
+    ):
         return None
     return hand
 

@@ -123,7 +123,7 @@ def hand_embed(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> di
     candidates: list[tuple[str, str | None, bool]] = [
         (t("hand.cards", locale), "  ".join(card_text(c, locale) for c in sort_cards(
             view.hand, view.trump, view.contract == "sun")) or t("hand.no_cards", locale), False),
-        (t("table.up_card", locale), up_card_text(view.up_card, locale), True),
+        (t("table.up_card", locale), up_card_text(view, locale), True),
         (t("table.contract", locale), contract_line(view, info, locale), True),
         (t("table.doubling", locale), doubling_line(view, info, locale), True),
         (t("table.bids", locale), bid_lines(view, info, locale) if view.phase == Phase.BIDDING else None, False),

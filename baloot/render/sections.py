@@ -8,11 +8,11 @@ Every function here reads only public facts of a :class:`~baloot.view.SeatView`
 from __future__ import annotations
 
 from ..actions import Action, ActionType
-from ..cards import Card
+from ..hand import Phase
 from ..i18n import t
 from ..view import SeatView, TrickView
 from .model import Notice, TableInfo
-from .text import action_text, card_text, contract_text, escape, level_text, projects_text, seat_name
+from .text import action_text, card_text, contract_text, escape, level_text, project_name, projects_text, seat_name
 
 
 def is_confirmation(bids: tuple[Action, ...], index: int) -> bool:
@@ -70,14 +70,19 @@ def doubling_line(view: SeatView, info: TableInfo, locale: str) -> str | None:
 
 
 def project_lines(view: SeatView, info: TableInfo, locale: str) -> str | None:
-    """Declared projects: their kind during the first trick, then the cards and which won (R6.2)."""
-    declared = [(seat, projects) for seat, projects in view.declared if projects]
-    if not declared:
+    """Declared projects: their kind when declared; after the first trick, which
+    team won and the cards of the projects shown (R6.2: the losing team's are never shown)."""
+    announced = [(seat, kinds) for seat, kinds in view.announced if kinds]
+    if not announced:
         return None
+    shown = dict(view.declared)
     compared = bool(view.tricks)
     lines = []
-    for seat, projects in declared:
-        text = projects_text(projects, locale, cards=compared)
+    for seat, kinds in announced:
+        if compared and seat in shown:
+            text = projects_text(shown[seat], locale, cards=True)
+        else:
+            text = t("project.and", locale).join(project_name(k.value, locale) for k in kinds)
         key = "table.project_declared"
         if compared and view.project_team is not None:
             key = "table.project_won" if seat & 1 == view.project_team else "table.project_lost"
@@ -106,8 +111,9 @@ def last_trick(view: SeatView) -> TrickView | None:
     return view.tricks[-1] if view.tricks else None
 
 
-def up_card_text(card: Card | None, locale: str) -> str | None:
-    return None if card is None else card_text(card, locale)
+def up_card_text(view: SeatView, locale: str) -> str | None:
+    """The up card while it lies on the table (R2.2); afterwards the contract names its taker."""
+    return card_text(view.up_card, locale) if view.phase == Phase.BIDDING else None
 
 
 def turn_line(view: SeatView, info: TableInfo, locale: str) -> str | None:

@@ -75,7 +75,7 @@ def table_embed(info: TableInfo, match: Match, index: int, locale: str) -> dict[
     fields = [
         _field(t("table.teams", locale), teams_text(info, locale)),
         _field(t("table.dealer", locale), seat_name(info, view.dealer, locale), True),
-        _field(t("table.up_card", locale), up_card_text(view.up_card, locale), True),
+        _field(t("table.up_card", locale), up_card_text(view, locale), True),
         _field(t("table.contract", locale), contract_line(view, info, locale), True),
         _field(t("table.doubling", locale), doubling_line(view, info, locale), True),
         _field(t("table.bids", locale), bid_lines(view, info, locale)),
