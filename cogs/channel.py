@@ -4,7 +4,9 @@ Changes are coalesced: an event marks a message dirty and a per-table task
 renders and sends it after :data:`EDIT_DELAY`, and no sooner than
 :data:`MIN_INTERVAL` after the table's previous edit, so a burst of events
 (a trick, the end of a hand, a deal) makes one edit per message and a table
-stays well under Discord's ~5 messages per 5 s per channel. Message ids are
+stays well under Discord's ~5 messages per 5 s per channel. With many tables
+the interval widens (:func:`edit_interval`) so all edits together stay within
+:data:`EDIT_BUDGET` requests per second of the bot token's global limit. Message ids are
 stored through the service (``lobby``, ``hand:N``) so edits continue after a
 restart. Everything is sent with the bot token; rendering reads the
 :mod:`.mirror`, never the service's live state.
@@ -34,6 +36,19 @@ EDIT_DELAY: Final = 0.25
 """Seconds a table waits after a change before editing, to gather a burst into one edit."""
 MIN_INTERVAL: Final = 1.0
 """Seconds between two flushes of one table (at most ~5 edits in 5 s per channel)."""
+EDIT_BUDGET: Final = 30.0
+"""Channel edits per second the bot allows itself across all tables: 60% of Discord's global
+limit of 50 bot-token requests per second, leaving room for new messages, DMs and notices."""
+
+
+def edit_interval(active_tables: int) -> float:
+    """Seconds between two edits of one table's message.
+
+    One edit a second per table while the tables together stay within
+    :data:`EDIT_BUDGET`; with more tables the interval widens so the bot as a
+    whole never exceeds it (each message then gathers more events per edit).
+    """
+    return max(MIN_INTERVAL, active_tables / EDIT_BUDGET)
 LOBBY: Final = "lobby"
 
 
@@ -87,7 +102,8 @@ class ChannelBoard:
 
     async def _flush_soon(self, state: TableState, board: Board) -> None:
         while board.dirty:
-            wait = max(EDIT_DELAY, board.last_flush + MIN_INTERVAL - time.monotonic())
+            interval = edit_interval(len(self.boards))
+            wait = max(EDIT_DELAY, board.last_flush + interval - time.monotonic())
             await asyncio.sleep(wait)
             keys = sorted(board.dirty, key=_order)
             board.dirty.clear()
