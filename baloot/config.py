@@ -20,6 +20,7 @@ class Settings:
 
     token: str
     database_path: Path
+    database_sync: str  # SQLite synchronous mode: FULL (default) or NORMAL
     dev_guild_id: int | None
     default_language: str
     turn_seconds: int
@@ -30,6 +31,7 @@ class Settings:
     def __repr__(self) -> str:
         return (
             f"Settings(token=<hidden>, database_path={str(self.database_path)!r}, "
+            f"database_sync={self.database_sync!r}, "
             f"dev_guild_id={self.dev_guild_id}, default_language={self.default_language!r}, "
             f"turn_seconds={self.turn_seconds}, bot_delay_seconds={self.bot_delay_seconds}, "
             f"ai_workers={self.ai_workers}, log_level={self.log_level!r})"
@@ -68,12 +70,16 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         raise ConfigError("BOT_DELAY_SECONDS must be a number") from None
     if not 0 <= delay <= 30:
         raise ConfigError("BOT_DELAY_SECONDS must be between 0 and 30")
+    sync = (env.get("DATABASE_SYNC", "FULL").strip() or "FULL").upper()
+    if sync not in ("FULL", "NORMAL"):
+        raise ConfigError("DATABASE_SYNC must be FULL or NORMAL")
     level = (env.get("LOG_LEVEL", "INFO").strip() or "INFO").upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigError("LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR")
     return Settings(
         token=token,
         database_path=Path(env.get("DATABASE_PATH", "").strip() or "data/baloot.db"),
+        database_sync=sync,
         dev_guild_id=int(guild) if guild else None,
         default_language=language,
         turn_seconds=_int(env, "TURN_SECONDS", 60, 5, 600),

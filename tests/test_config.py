@@ -1,0 +1,51 @@
+"""Settings from the environment (.env.example documents each one)."""
+
+from pathlib import Path
+
+import pytest
+
+from baloot.config import ConfigError, load_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_defaults_and_hidden_token() -> None:
+    settings = load_settings({"DISCORD_TOKEN": "secret-token-value"})
+    assert settings.database_path == Path("data/baloot.db")
+    assert settings.database_sync == "FULL"
+    assert settings.turn_seconds == 60 and settings.default_language == "en"
+    assert "secret-token-value" not in repr(settings)
+
+
+def test_missing_token_is_a_clear_error() -> None:
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN"):
+        load_settings({})
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("TURN_SECONDS", "abc"),
+        ("TURN_SECONDS", "2"),
+        ("DEFAULT_LANGUAGE", "fr"),
+        ("DATABASE_SYNC", "OFF"),
+        ("DEV_GUILD_ID", "x1"),
+        ("BOT_DELAY_SECONDS", "-1"),
+        ("AI_WORKERS", "99"),
+        ("LOG_LEVEL", "LOUD"),
+    ],
+)
+def test_bad_values_name_the_setting_not_the_value(name: str, value: str) -> None:
+    with pytest.raises(ConfigError, match=name) as err:
+        load_settings({"DISCORD_TOKEN": "t", name: value})
+    assert value not in str(err.value) or value in name
+
+
+def test_env_example_documents_every_setting() -> None:
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    source = (ROOT / "baloot" / "config.py").read_text(encoding="utf-8")
+    import re
+
+    read = set(re.findall(r'env\.get\("([A-Z_]+)"', source)) | set(re.findall(r'_int\(env, "([A-Z_]+)"', source))
+    documented = set(re.findall(r"^([A-Z_]+)=", example, flags=re.M))
+    assert read and read <= documented, read - documented
