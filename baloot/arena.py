@@ -141,6 +141,12 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
+def rate_text(rate: float, half_width: float) -> str:
+    """A win rate with its 95% CI, clamped to 0..100% (the normal approximation can overshoot)."""
+    low, high = max(0.0, rate - half_width), min(1.0, rate + half_width)
+    return f"{100 * rate:.1f}% (95% CI {100 * low:.1f}% .. {100 * high:.1f}%)"
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     """The ``q`` quantile (0..1) of ``values``, nearest rank."""
     ordered = sorted(values)
@@ -169,14 +175,11 @@ def report(tally: Tally, args: argparse.Namespace, elapsed: float) -> str:
         + (f", hard budget {args.budget_ms} ms" if args.budget_ms is not None else "")
         + f", {elapsed:.0f} s",
         f"A won {wins}, tied {ties}, lost {losses} {unit} pairs",
-        f"A win rate (ties half): {100 * rate:.1f}% (95% CI {100 * (rate - rate_ci):.1f}% .. "
-        f"{100 * (rate + rate_ci):.1f}%)",
+        f"A win rate (ties half): {rate_text(rate, rate_ci)}",
         f"A win rate (ties half) over the {len(contested)} pairs where a contract was played "
-        f"(not thrown in both times, R3.2): {100 * con_rate:.1f}% (95% CI {100 * (con_rate - con_ci):.1f}% .. "
-        f"{100 * (con_rate + con_ci):.1f}%)",
+        f"(not thrown in both times, R3.2): {rate_text(con_rate, con_ci)}",
         (
-            f"A win rate (ties left out): {100 * dec_rate:.1f}% (95% CI {100 * (dec_rate - dec_ci):.1f}% .. "
-            f"{100 * (dec_rate + dec_ci):.1f}%)"
+            f"A win rate (ties left out): {rate_text(dec_rate, dec_ci)}"
             if decided
             else "A win rate (ties left out): no decided pairs"
         ),

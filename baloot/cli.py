@@ -33,15 +33,18 @@ def main(argv: list[str] | None = None) -> int:
     p_bench = sub.add_parser("bench", help="measure the engine's speed on one core")
     p_bench.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     p_bench.add_argument("--seed", type=int, default=1)
-    p_arena = sub.add_parser("arena", help="play AI teams against each other on duplicate deals")
-    p_arena.add_argument("args", nargs=argparse.REMAINDER)
-    args = parser.parse_args(argv)
+    sub.add_parser("arena", help="play AI teams against each other on duplicate deals", add_help=False)
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "arena":
+        from .arena import main as arena_main
+
+        return int(arena_main(rest))
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "replay":
         return _replay(args.file)
     if args.command == "bench":
         from .bench import run_bench
 
         return run_bench(args.seconds, args.seed)
-    from .arena import main as arena_main  # type: ignore[import-not-found,unused-ignore]
-
-    return int(arena_main(args.args))
+    return 2
