@@ -24,10 +24,12 @@ from test_tables_harness import (
     seat_four,
 )
 
+from baloot import Match, seat_view
 from baloot.actions import Action
 from baloot.record import replay_text
 from baloot.storage import TableStatus
 from baloot.tables import TableService
+from baloot.tables.bots import choose_off_loop
 from baloot.tables.events import ActionApplied, MatchFinished, PlayerBack, SeatsChanged, TableEnded
 from baloot.view import SeatView
 
@@ -206,3 +208,25 @@ async def test_when_every_person_leaves_the_match_is_abandoned(tmp_path: Path) -
     finally:
         await service.close()
         await storage.close()
+
+
+async def test_a_bot_that_hangs_times_out_instead_of_stalling_the_table() -> None:
+    """A worker that never answers: choose_off_loop gives up after its limit (the table then plays safe)."""
+    release = threading.Event()
+
+    class Hung:
+        def choose(self, view, rng):  # type: ignore[no-untyped-def]
+            release.wait(5)
+            return view.legal[0]
+
+    match = Match()
+    match.deal(random.Random(1))
+    hand = match.current
+    assert hand is not None
+    view = seat_view(hand, hand.to_move)
+    try:
+        with pytest.raises(TimeoutError):
+            await choose_off_loop(Hung(), view, 1, None, time_limit=0.05)
+    finally:
+        release.set()
+    await asyncio.sleep(0)

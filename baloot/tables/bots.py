@@ -18,6 +18,8 @@ from ..actions import Action
 from ..view import SeatView
 
 BOT_LEVELS: Final = ("easy", "normal", "hard")
+BOT_TIME_LIMIT: Final = 5.0
+"""Seconds a bot may think before its seat is played safely instead (a hung worker never stalls a table)."""
 
 
 class BotPlayer(Protocol):
@@ -35,7 +37,12 @@ def _choose(bot: BotPlayer, view: SeatView, seed: int) -> Action:
     return bot.choose(view, random.Random(seed))
 
 
-async def choose_off_loop(bot: BotPlayer, view: SeatView, seed: int, executor: Executor | None) -> Action:
-    """``bot.choose(view, Random(seed))`` in ``executor`` (None: the loop's default thread pool)."""
+async def choose_off_loop(
+    bot: BotPlayer, view: SeatView, seed: int, executor: Executor | None, time_limit: float = BOT_TIME_LIMIT
+) -> Action:
+    """``bot.choose(view, Random(seed))`` in ``executor`` (None: the loop's default thread pool).
+
+    Raises TimeoutError after ``time_limit`` seconds (the caller then plays safe).
+    """
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(executor, _choose, bot, view, seed)
+    return await asyncio.wait_for(loop.run_in_executor(executor, _choose, bot, view, seed), time_limit)
