@@ -63,7 +63,17 @@ class DoubleStage(IntEnum):
 
 class Hand:
     """The state of one hand. Build with the dealer, the deck, the rules and the
-    match score before the hand (R4's Sun double needs it)."""
+    match score before the hand (R4's Sun double needs it).
+
+    Search code (the hard AI's playouts) may read these fields directly; they
+    are kept stable: ``hands`` (card masks per seat, held now), ``start_hands``
+    (at the start of play, R6.1), ``trick`` (card indices in play order, from
+    ``leader``), ``best`` and ``winner_seat`` (the card winning the trick and its
+    seat), ``played`` (cards of completed tricks), ``trump`` (suit index, or
+    NO_TRUMP in Sun), ``taker``, ``declarers`` (team), ``level``, ``locked``,
+    ``trick_no``, ``card_points`` and ``tricks_won`` (per team), ``to_move``,
+    ``phase``. Mutate only through :meth:`apply` (on a :meth:`clone`).
+    """
 
     def __init__(
         self,
