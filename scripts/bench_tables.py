@@ -223,6 +223,7 @@ class Bench:
     def bot_env(self) -> dict[str, str]:
         return {
             "DATABASE_PATH": str(self.db),
+            "DATABASE_SYNC": self.args.sync,
             "DEV_GUILD_ID": "",
             "DEFAULT_LANGUAGE": "en",
             "TURN_SECONDS": "600",
@@ -573,6 +574,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 50, 200], help="N values, run one after another")
     parser.add_argument("--hands", type=int, default=2, help="hands each table plays (default 2)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' random choices")
+    parser.add_argument("--sync", default="FULL", choices=["FULL", "NORMAL"], help="the bot's DATABASE_SYNC")
     parser.add_argument("--target", type=int, default=1000, help="match target (high: the match outlasts the run)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds allowed per N before it is cut short")
     parser.add_argument("--think", type=float, default=0.0,
