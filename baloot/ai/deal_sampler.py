@@ -19,7 +19,7 @@ from ..actions import ActionType
 from ..cards import ALL_CARDS, RANK_A, SUIT_MASK, Card, iter_bits
 from ..errors import BalootError
 from ..hand import Hand, Phase
-from ..projects import QUAD_RANKS, ProjectType
+from ..projects import QUAD_RANKS, ProjectType, best_projects
 from ..view import SeatView, announced_projects, shown_projects
 from .knowledge import Knowledge, infer
 
@@ -182,21 +182,55 @@ def plant_hidden_projects(view: SeatView, k: Knowledge, rng: random.Random) -> K
             if t != s:
                 others |= known[t] | k.played_by[t]
         possible = (k.played_by[s] | known[s] | (k.unseen & k.allowed[s])) & ~others
-        fits = [m for m in _project_masks(kinds[0], sun) if m & possible == m]
-        if not fits:
-            continue
-        planted = rng.choice(fits) & ~k.played_by[s]
+        used = 0
+        for kind in kinds:  # every announced project, on disjoint cards (R6.1)
+            fits = [m for m in _project_masks(kind, sun) if m & possible == m and not m & used]
+            if not fits:
+                break
+            used |= rng.choice(fits)
+        planted = used & ~k.played_by[s]
         if (known[s] | planted).bit_count() <= k.counts[s]:
             known[s] |= planted
     return replace(k, known=(known[0], known[1], known[2], known[3]))
 
 
-def sample_deck(view: SeatView, rng: random.Random, knowledge: Knowledge | None = None) -> list[Card] | None:
-    """A random deck consistent with ``view`` (R2), or None if the sampler found none."""
-    k = knowledge if knowledge is not None else infer(view)
-    if view.announced and len(view.declared) < len(view.announced):
-        k = plant_hidden_projects(view, k, rng)
-    holdings = sample_holdings(k, rng)
+def projects_agree(view: SeatView, starts: list[int]) -> bool:
+    """Would these hands (as held when play began) declare what the view shows (R6.1, R6.2)?
+
+    Each declaring seat declares its best set of projects, so a sample that
+    gives it another best set (say a second Sira) is not consistent.
+    """
+    sun = view.contract == "sun"
+    trump = None if sun else view.trump
+    shown = dict(view.declared)
+    for seat, kinds in view.announced:
+        best = best_projects(starts[seat], sun, trump, view.rules.trump_sequence_priority)
+        if tuple(p.type for p in best) != kinds or (seat in shown and best != shown[seat]):
+            return False
+    return True
+
+
+def sample_deck(
+    view: SeatView, rng: random.Random, knowledge: Knowledge | None = None, tries: int = 20
+) -> list[Card] | None:
+    """A random deck consistent with ``view`` (R2), or None if the sampler found none.
+
+    Holdings whose declarers would not declare exactly what they did are drawn
+    again (up to ``tries`` times; this check is far cheaper than a replay).
+    """
+    k0 = knowledge if knowledge is not None else infer(view)
+    holdings: list[int] | None = None
+    for _ in range(tries):
+        k = k0
+        if view.announced and len(view.declared) < len(view.announced):
+            k = plant_hidden_projects(view, k0, rng)
+        holdings = sample_holdings(k, rng)
+        if holdings is None:
+            continue
+        if not view.announced or projects_agree(view, [holdings[s] | k.played_by[s] for s in range(4)]):
+            break
+    else:
+        return None
     if holdings is None:
         return None
     if view.phase == Phase.BIDDING:
