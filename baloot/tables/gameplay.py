@@ -18,7 +18,7 @@ from ..record import replay_summary
 from ..storage.rows import StoredMessage, TableStatus
 from ..view import SeatView
 from .base import ServiceBase
-from .errors import NoTableHere, NotAllowed, NotSeated, NotYourTurn, StaleAction, TableNotRunning
+from .errors import NoTableHere, NotAllowed, NotYourTurn, StaleAction, TableNotRunning
 from .info import ActResult, PlayerHand, ScoreSheet, Version
 from .live import LiveTable, seat_row
 
@@ -40,10 +40,7 @@ class GameplayOps(ServiceBase):
     def _seat_in_match(table: LiveTable, user_id: int) -> int:
         if table.status != TableStatus.PLAYING:
             raise TableNotRunning("The match has not started yet.")
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise NotSeated()
-        return seat
+        return table.seated(user_id).seat
 
     async def act(
         self,
@@ -151,11 +148,8 @@ class GameplayOps(ServiceBase):
         """Note that a player's DMs are closed (or open again); True if this changed (tell them once)."""
         table = self._by_id(table_id)
         async with table.lock:
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise NotSeated()
-            info = table.seats[seat]
-            assert info is not None
+            info = table.seated(user_id)
+            seat = info.seat
             if info.dm_closed == closed:
                 return False
             new = dataclasses.replace(info, dm_closed=closed)

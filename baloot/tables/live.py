@@ -16,6 +16,7 @@ from ..match import Match
 from ..rules import Rules
 from ..storage.rows import MatchResult, ResultSeat, SeatRow, TableRow, TableStatus
 from ..view import SeatView, seat_view
+from .errors import NotSeated
 from .info import SeatInfo, TableInfo, Version
 
 Seats = list[SeatInfo | None]
@@ -124,6 +125,14 @@ class LiveTable:
             if info is not None and info.user_id == user_id and not info.vacated:
                 return info.seat
         return None
+
+    def seated(self, user_id: int) -> SeatInfo:
+        """This user's seat; raises NotSeated if they sit at no seat of this table."""
+        seat = self.seat_of(user_id)
+        info = None if seat is None else self.seats[seat]
+        if info is None:
+            raise NotSeated()
+        return info
 
     def humans(self) -> list[SeatInfo]:
         return [s for s in self.seats if s is not None and s.human]

@@ -19,7 +19,6 @@ from .errors import (
     AlreadySeated,
     BadOption,
     NotAllowed,
-    NotSeated,
     SeatTaken,
     TableExists,
     TableFull,
@@ -163,11 +162,8 @@ class LobbyOps(ServiceBase):
         """
         table = self._in_channel(channel_id)
         async with table.lock:
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise NotSeated()
-            info = table.seats[seat]
-            assert info is not None
+            info = table.seated(user_id)
+            seat = info.seat
             if table.status == TableStatus.OPEN:
                 await self.storage.remove_seat(table.id, seat)
                 table.seats[seat] = None
