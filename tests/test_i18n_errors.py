@@ -114,12 +114,15 @@ def test_table_service_errors_map_by_class() -> None:
 def test_service_messages_more_specific_than_their_class() -> None:
     from baloot.tables.errors import NotAllowed, TableFull, TableNotRunning
 
-    assert error_text(NotAllowed("Four players are needed to start; 3 seated."), "en") == (
-        "Four players must be seated to start.")
-    assert error_text(TableNotRunning("The match has already started."), "en") == "The match has already started."
-    assert error_text(TableNotRunning("This table has closed; its match is over."), "en") == (
-        "This table has finished.")
-    assert error_text(TableFull("That team is full."), "ar") == t("error.team_full", "ar")
-    assert error_text(NotAllowed("That is not your hand."), "en") == "These are not your cards."
+    need_four = NotAllowed("Four players are needed to start; 3 seated.", catalog_key="error.need_four")
+    assert error_text(need_four, "en") == "Four players must be seated to start."
+    started = TableNotRunning("The match has already started.", catalog_key="error.already_running")
+    assert error_text(started, "en") == "The match has already started."
+    closed = TableNotRunning("This table has closed; its match is over.", catalog_key="error.table_finished")
+    assert error_text(closed, "en") == "This table has finished."
+    team_full = TableFull("That team is full.", catalog_key="error.team_full")
+    assert error_text(team_full, "ar") == t("error.team_full", "ar")
+    not_yours = NotAllowed("That is not your hand.", catalog_key="error.not_your_hand")
+    assert error_text(not_yours, "en") == "These are not your cards."
     assert error_text(NotAllowed("You have already voted to end this table."), "en") == (
         "You are not allowed to do that.")

@@ -97,18 +97,6 @@ SERVICE_CLASSES: Final = {
 }
 """``baloot.tables.errors`` classes by name (no import: the service depends on us, not we on it)."""
 
-SERVICE_MESSAGES: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
-    (re.compile(pattern), key)
-    for pattern, key in (
-        (r"^Four players are needed", "error.need_four"),
-        (r"^The match has already started", "error.already_running"),
-        (r"^That team is full", "error.team_full"),
-        (r"^This table has closed", "error.table_finished"),
-        (r"^That is not your hand", "error.not_your_hand"),
-    )
-)
-"""A table-service error whose message says more than its class (checked before the class)."""
-
 _BID_KEYS: Final = {"pass": "bid.pass", "hokum": "bid.hokum", "sun": "bid.sun", "ashkal": "bid.ashkal",
                     "kawesh": "bid.kawesh"}
 
@@ -131,9 +119,6 @@ def error_key(exc: BaseException) -> tuple[str, dict[str, str]]:
     for cls in type(exc).__mro__:
         key = SERVICE_CLASSES.get(cls.__name__)
         if key is not None:
-            for pattern, specific in SERVICE_MESSAGES:
-                if pattern.match(str(exc)):
-                    return specific, {}
             return key, ({"detail": str(exc)} if key == "error.bad_option" else {})
     message = str(exc)
     for pattern, key in ENGINE_MESSAGES:

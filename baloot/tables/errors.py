@@ -4,6 +4,10 @@ Each is a :class:`~baloot.errors.BalootError`, so the Discord layer's one
 error handler answers every one of them privately. Engine errors
 (:class:`~baloot.errors.IllegalActionError` and its kin) pass through
 unchanged. When one is raised nothing has changed, in memory or on disk.
+
+A message more specific than its class may name its own catalog key
+(``catalog_key=``, one of :data:`baloot.i18n.errors.SERVICE_ERRORS`); the
+Discord layer shows that key's text instead of the class's.
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ class TableError(BalootError):
 
     default = "That cannot be done at this table."
 
-    def __init__(self, message: str | None = None) -> None:
+    def __init__(self, message: str | None = None, *, catalog_key: str | None = None) -> None:
         super().__init__(message or self.default)
+        if catalog_key is not None:
+            self.catalog_key = catalog_key
 
 
 class NoTableHere(TableError):
