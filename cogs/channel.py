@@ -118,15 +118,14 @@ class ChannelBoard:
         """The payload of one of the table's messages, from the mirror."""
         runtime = self.runtime
         language = runtime.language_of(state)
-        info = runtime.render_info(state)
         if key == LOBBY:
-            return render_lobby(info, state.info.rules, language)
+            return render_lobby(runtime.render_info(state), state.info.rules, language)
         match = state.match
         hand_no = _order(key)
         if match is None or hand_no >= len(match.hands):
             return None
-        if hand_no != state.hand_no:
-            info = runtime.render_info(state, for_seat=-1)  # an earlier hand: no turn, no notice
+        # an earlier hand: no turn, no notice
+        info = runtime.render_info(state, for_seat=None if hand_no == state.hand_no else -1)
         payload = render_table(info, match, language, index=hand_no)
         if state.closed:
             payload["components"] = []
