@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final
-
-from .cards import HIGHER_PLAIN, HIGHER_TRUMP, NO_TRUMP, SUIT_MASK, SUITS
-
-_SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
+from .cards import HIGHER_PLAIN, HIGHER_TRUMP, NO_TRUMP, SUIT_MASK, SUIT_NAMES, SUITS
 
 
 def lead_mask(hand: int, trump: int, locked: bool) -> int:
@@ -77,7 +73,7 @@ def refusal(
         return "In a locked hand you may not lead a trump while you hold other cards (R5.2)."
     led_suit = led >> 3
     if card >> 3 != led_suit and hand & SUIT_MASK[led_suit]:
-        return f"You must follow suit: play a card of {_SUIT_NAMES[led_suit]} (R5)."
+        return f"You must follow suit: play a card of {SUIT_NAMES[led_suit]} (R5)."
     if led_suit == trump:
         return "You must beat the winning trump if you can (R5.2)."
     if best >> 3 == trump and not partner_winning:
