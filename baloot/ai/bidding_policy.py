@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..actions import Action, ActionType
-from ..cards import RANK_A, RANK_T
+from ..cards import RANK_A, RANK_T, mask_of
 from ..view import SeatView
 from .hand_evaluation import best_hokum_suit, defence_strength, hokum_strength, sun_strength
 
@@ -39,13 +39,6 @@ EASY_STYLE = BiddingStyle(
 )
 
 
-def _mask(view: SeatView) -> int:
-    mask = 0
-    for card in view.hand:
-        mask |= card.bit
-    return mask
-
-
 def _find(legal: tuple[Action, ...], atype: ActionType) -> Action | None:
     for action in legal:
         if action.type is atype:
@@ -61,7 +54,7 @@ def choose_bid(view: SeatView, style: BiddingStyle) -> Action:
         return next(a for a in legal if a.type is ActionType.KAWESH)  # R9: a hopeless first five
     up = view.up_card
     assert up is not None, "the up card is on the table while bidding (R2.2)"
-    mine = _mask(view)
+    mine = mask_of(view.hand)
     with_up = mine | up.bit
     up_suit = up.suit
     sun_value = sun_strength(with_up)
@@ -117,7 +110,7 @@ def choose_bid(view: SeatView, style: BiddingStyle) -> Action:
 def choose_double(view: SeatView, style: BiddingStyle) -> Action:
     """R4: Double, Triple, Four or Gahwa when the hand is strong enough, else pass."""
     legal = view.legal
-    mine = _mask(view)
+    mine = mask_of(view.hand)
     types = {a.type for a in legal}
     pass_ = _find(legal, P) or legal[0]
     if ActionType.DOUBLE in types or ActionType.FOUR in types:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import BEATS, FULL_DECK, HIGHER_TRUMP, NO_TRUMP, SUIT_MASK
+from ..cards import BEATS, FULL_DECK, HIGHER_TRUMP, NO_TRUMP, SUIT_MASK, mask_of
 from ..hand import Phase
 from ..play import is_ekka
 from ..projects import Project
@@ -126,9 +126,7 @@ def infer(view: SeatView) -> Knowledge:
     """Deduce what ``view.seat`` knows about every hand (R2, R5, R6.2)."""
     seat = view.seat
     trump = NO_TRUMP if view.trump is None else view.trump
-    mine = 0
-    for card in view.hand:
-        mine |= card.bit
+    mine = mask_of(view.hand)
     played_by = [0, 0, 0, 0]
     for trick in _all_tricks(view):
         for s, card in trick.cards:
