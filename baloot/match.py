@@ -11,7 +11,6 @@ from .cards import ALL_CARDS, Card
 from .errors import GameOverError, IllegalActionError, NotationError
 from .hand import Hand
 from .rules import Rules
-from .scoring import GAHWA
 
 RECORD_FORMAT = "baloot-game/1"
 
@@ -113,7 +112,3 @@ class Match:
                 for h in self.hands
             ],
         }
-
-    def level_text(self, hand: Hand) -> int | str:
-        """R10 ``level``: 1..4 or ``"gahwa"``."""
-        return "gahwa" if hand.level == GAHWA else hand.level
