@@ -531,7 +531,7 @@ class Hand:
         holder = self.baloot_holder
         if holder is None:
             return None
-        kq = (1 << (self.trump * 8 + RANK_K)) | (1 << (self.trump * 8 + RANK_Q))
+        kq = self.baloot_mask
         for seat, project in self.winning_projects():
             if seat != holder:
                 continue
