@@ -22,6 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from .ai import LEVELS, Player, make_player
+from .ai.rollout import team_value
 from .hand import Hand, Phase
 from .match import Match, shuffled_deck
 from .rules import Rules
@@ -71,16 +72,6 @@ class Table:
             apply(action)  # raises IllegalActionError on an illegal choice
 
 
-def hand_value(hand: Hand, team: int, rules: Rules) -> int:
-    """``team``'s score minus the other's for a finished hand (R7); a Gahwa counts the target."""
-    result = hand.result
-    if result is None:
-        return 0
-    if result.gahwa_winner is not None:
-        return rules.target if result.gahwa_winner == team else -rules.target
-    return result.score[team] - result.score[1 - team]
-
-
 def play_deal_pairs(a_level: str, b_level: str, first: int, count: int, seed: int, budget_ms: float | None) -> Tally:
     """Deal pairs ``first .. first+count-1``: each deck played with A at team 0, then at team 1."""
     a, b = make_player(a_level, budget_ms), make_player(b_level, budget_ms)
@@ -94,7 +85,7 @@ def play_deal_pairs(a_level: str, b_level: str, first: int, count: int, seed: in
         for a_team in (0, 1):
             hand = Hand(dealer, deck, rules, (0, 0))
             Table(a, b, a_team, tally, seed * 1_000_003 + i).play_hand(hand, (0, 0))
-            value = hand_value(hand, a_team, rules)
+            value = team_value(hand, a_team, rules.target)
             tally.hand_diffs.append(value)
             pair += value
             played = played or hand.result is not None
@@ -120,7 +111,7 @@ def play_match_pairs(a_level: str, b_level: str, first: int, count: int, seed: i
                 score = (match.score[0], match.score[1])
                 hand = match.deal(shuffled_deck(deck_rng))
                 table.play_hand(hand, score, match)
-                tally.hand_diffs.append(hand_value(hand, a_team, rules))
+                tally.hand_diffs.append(team_value(hand, a_team, rules.target))
             outcome += 1 if match.winner == a_team else -1
             diff += match.score[a_team] - match.score[1 - a_team]
         tally.pair_diffs.append(diff)

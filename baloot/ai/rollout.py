@@ -55,11 +55,11 @@ def play_out(hand: Hand, chooser: CardChooser) -> None:
         hand.apply(PLAY_ACTIONS[seat][chooser.choose(pos)])
 
 
-def team_value(hand: Hand, team: int) -> int:
-    """``team``'s hand score minus the other team's (R7); a Gahwa counts :data:`GAHWA_VALUE`."""
+def team_value(hand: Hand, team: int, gahwa_value: int = GAHWA_VALUE) -> int:
+    """``team``'s hand score minus the other team's (R7); a Gahwa won counts ``gahwa_value``."""
     result = hand.result
     if result is None:
         return 0
     if result.gahwa_winner is not None:
-        return GAHWA_VALUE if result.gahwa_winner == team else -GAHWA_VALUE
+        return gahwa_value if result.gahwa_winner == team else -gahwa_value
     return result.score[team] - result.score[1 - team]
