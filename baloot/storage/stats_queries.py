@@ -86,10 +86,7 @@ class StatsQueries:
         )
         if row is None:
             return ServerTally()
-        return ServerTally(
-            row["matches"], row["hands"], row["sun_hands"], row["hokum_hands"], row["kaboots"],
-            row["doubled_hands"], row["gahwas"],
-        )
+        return ServerTally(*(row[c] for c in ServerTally.columns()))
 
     async def player(self, guild_id: int, user_id: int) -> PlayerTotals | None:
         """A player's stats card figures in a server; None if they finished no match there."""

@@ -103,6 +103,11 @@ class ServerTally:
     doubled_hands: int = 0
     gahwas: int = 0
 
+    @classmethod
+    def columns(cls) -> tuple[str, ...]:
+        """The counter names, in order (each is a column of ``guild_period_stats``)."""
+        return tuple(f.name for f in fields(cls))
+
 
 @dataclass(frozen=True, slots=True)
 class RatingRow:

@@ -37,7 +37,7 @@ _PLAYER_UPSERT: Final = (
     ", rating = COALESCE(excluded.rating, rating)"
     ", last_played = MAX(last_played, excluded.last_played)"
 )
-_SERVER_COUNTERS: Final = ("matches", "hands", "sun_hands", "hokum_hands", "kaboots", "doubled_hands", "gahwas")
+_SERVER_COUNTERS: Final = ServerTally.columns()
 _SERVER_UPSERT: Final = (
     f"INSERT INTO guild_period_stats (guild_id, period, period_key, {', '.join(_SERVER_COUNTERS)}) "
     f"VALUES (?, ?, ?, {', '.join('?' for _ in _SERVER_COUNTERS)}) "
