@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from baloot.errors import BalootError
 from baloot.i18n import t
 from baloot.render import Notice
+from baloot.render.text import timestamp
 from baloot.tables import TableInfo
 from baloot.tables.events import (
     ActionApplied,
@@ -147,7 +148,7 @@ class Presenter:
         elif isinstance(event, TurnReminder):
             state.notice = Notice("notice.reminder", seat=event.seat, params=(
                 ("seconds", max(0, round(event.deadline - runtime.service.clock()))),
-                ("deadline", f"<t:{int(event.deadline)}:R>"),
+                ("deadline", timestamp(event.deadline)),
             ))
             channel.touch_current(state)
         elif isinstance(event, TurnTimedOut):

@@ -32,7 +32,7 @@ from .sections import (
     up_card_text,
 )
 from .table import NO_MENTIONS, PHASE_COLORS
-from .text import action_text, card_text, projects_text, seat_name, sort_cards, team_name, timestamp
+from .text import action_text, card_text, cards_text, projects_text, seat_name, sort_cards, team_name, timestamp
 
 _STYLES: Final = {
     ActionType.PASS: SECONDARY,
@@ -121,8 +121,8 @@ def hand_embed(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> di
     last = last_trick(view)
     us, them = seat & 1, 1 - (seat & 1)
     candidates: list[tuple[str, str | None, bool]] = [
-        (t("hand.cards", locale), "  ".join(card_text(c, locale) for c in sort_cards(
-            view.hand, view.trump, view.contract == "sun")) or t("hand.no_cards", locale), False),
+        (t("hand.cards", locale), cards_text(sort_cards(view.hand, view.trump, view.contract == "sun"), locale)
+         or t("hand.no_cards", locale), False),
         (t("table.up_card", locale), up_card_text(view, locale), True),
         (t("table.contract", locale), contract_line(view, info, locale), True),
         (t("table.doubling", locale), doubling_line(view, info, locale), True),

@@ -12,7 +12,17 @@ from ..hand import Phase
 from ..i18n import t
 from ..view import SeatView, TrickView
 from .model import Notice, TableInfo
-from .text import action_text, card_text, contract_text, escape, level_text, project_name, projects_text, seat_name
+from .text import (
+    action_text,
+    card_text,
+    contract_text,
+    escape,
+    level_text,
+    project_name,
+    projects_text,
+    seat_name,
+    timestamp,
+)
 
 
 def is_confirmation(bids: tuple[Action, ...], index: int) -> bool:
@@ -123,7 +133,7 @@ def turn_line(view: SeatView, info: TableInfo, locale: str) -> str | None:
     name = seat_name(info, view.to_move, locale)
     if info.turn_deadline is None:
         return t("table.turn_no_deadline", locale, name=name)
-    return t("table.turn_line", locale, name=name, deadline=f"<t:{int(info.turn_deadline)}:R>")
+    return t("table.turn_line", locale, name=name, deadline=timestamp(info.turn_deadline))
 
 
 def notice_text(notice: Notice | None, info: TableInfo, locale: str) -> str | None:

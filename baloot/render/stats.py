@@ -26,9 +26,11 @@ from ..storage.stats_rows import (
     PlayerTotals,
     ServerTally,
 )
+from .components import button, rows
 from .limits import CONTENT, DESCRIPTION, clip
 from .model import Payload
 from .table import NO_MENTIONS
+from .text import timestamp
 
 GOLD: Final = 0xF1C40F
 _SORTS: Final = "|".join(s.value for s in BoardSort)
@@ -74,7 +76,7 @@ def percent(part: int, whole: int) -> str:
 
 def date(when: float) -> str:
     """A Discord timestamp: the date in the viewer's locale and time zone."""
-    return f"<t:{int(when)}:d>"
+    return timestamp(when, "d")
 
 
 def signed(change: float) -> str:
@@ -117,12 +119,10 @@ def render_leaderboard(page: LeaderboardPage, server: ServerTally, locale: str) 
     if page.pages > 1:
         ids = (BoardId(page.guild_id, page.sort, page.period, max(page.page - 1, 0), "p"),
                BoardId(page.guild_id, page.sort, page.period, min(page.page + 1, page.pages - 1), "n"))
-        components.append({"type": 1, "components": [
-            {"type": 2, "style": 2, "label": t("stats.button.previous", loc), "custom_id": ids[0].encode(),
-             "disabled": page.page == 0},
-            {"type": 2, "style": 2, "label": t("stats.button.next", loc), "custom_id": ids[1].encode(),
-             "disabled": page.page >= page.pages - 1},
-        ]})
+        components = rows([
+            button(t("stats.button.previous", loc), ids[0].encode(), disabled=page.page == 0),
+            button(t("stats.button.next", loc), ids[1].encode(), disabled=page.page >= page.pages - 1),
+        ])
     return {"content": "", "embeds": [embed], "components": components, "allowed_mentions": NO_MENTIONS}
 
 

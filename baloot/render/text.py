@@ -156,6 +156,6 @@ def team_name(info: TableInfo, team: int, locale: str, viewer: int | None = None
     )
 
 
-def timestamp(unix: int, style: str = "R") -> str:
+def timestamp(unix: float, style: str = "R") -> str:
     """A Discord timestamp (``<t:1700000000:R>`` shows "in 42 seconds" for each reader)."""
     return f"<t:{int(unix)}:{style}>"
