@@ -11,10 +11,10 @@ import random
 
 from ..actions import PLAY_ACTIONS, Action
 from ..cards import BEATS, CARD_POINTS, NO_TRUMP
-from ..hand import Phase
 from ..view import SeatView
-from .bidding_policy import EASY_STYLE, choose_bid, choose_double
-from .view_position import declare_action, legal_card_mask
+from .bidding_policy import EASY_STYLE
+from .player import rule_based_action
+from .view_position import legal_card_mask
 
 
 class EasyPlayer:
@@ -23,21 +23,12 @@ class EasyPlayer:
     name = "easy"
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
-        legal = view.legal
-        if not legal:
-            raise ValueError(f"seat {view.seat} has no legal action (not its turn)")
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase == Phase.BIDDING:
-            return choose_bid(view, EASY_STYLE)
-        if view.phase == Phase.DOUBLING:
-            return choose_double(view, EASY_STYLE)
-        declare = declare_action(view)
-        if declare is not None:
-            return declare
+        action = rule_based_action(view, EASY_STYLE)
+        if action is not None:
+            return action
         trump = NO_TRUMP if view.trump is None else view.trump
         points = CARD_POINTS[trump]
-        mask = legal_card_mask(legal)
+        mask = legal_card_mask(view.legal)
         cards = [c for c in range(32) if mask >> c & 1]
         trick = view.current_trick.cards if view.current_trick is not None else ()
         if len(trick) == 3:  # last to play: take the trick cheaply if it is the opponents'

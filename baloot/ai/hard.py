@@ -27,6 +27,7 @@ from .card_play import CardChooser
 from .deal_sampler import replay, sample_deck, sample_hand
 from .knowledge import Knowledge, infer
 from .normal import NormalPlayer
+from .player import legal_of
 from .rollout import play_out, team_value
 
 
@@ -55,9 +56,7 @@ class HardPlayer:
         self.last_samples = 0  # samples used by the last search (for measurement)
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
-        legal = view.legal
-        if not legal:
-            raise ValueError(f"seat {view.seat} has no legal action (not its turn)")
+        legal = legal_of(view)
         fallback = self.normal.choose(view, rng)
         if len(legal) == 1:
             return fallback

@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 
 from ..actions import PLAY_ACTIONS, Action
-from ..hand import Phase
 from ..view import SeatView
-from .bidding_policy import NORMAL_STYLE, BiddingStyle, choose_bid, choose_double
+from .bidding_policy import NORMAL_STYLE, BiddingStyle
 from .card_play import CardChooser
-from .view_position import declare_action, position_from_view
+from .player import rule_based_action
+from .view_position import position_from_view
 
 
 class NormalPlayer:
@@ -29,17 +29,8 @@ class NormalPlayer:
         self.cards = CardChooser()
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
-        legal = view.legal
-        if not legal:
-            raise ValueError(f"seat {view.seat} has no legal action (not its turn)")
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase == Phase.BIDDING:
-            return choose_bid(view, self.style)
-        if view.phase == Phase.DOUBLING:
-            return choose_double(view, self.style)
-        declare = declare_action(view)
-        if declare is not None:
-            return declare
+        action = rule_based_action(view, self.style)
+        if action is not None:
+            return action
         card = self.cards.choose(position_from_view(view))
         return PLAY_ACTIONS[view.seat][card]
