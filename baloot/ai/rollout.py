@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..actions import PLAY_ACTIONS, ActionType
 from ..hand import Hand, Phase
 from .card_play import CardChooser, PlayPosition
+from .view_position import legal_card_mask
 
 GAHWA_VALUE = 152
 """A Gahwa won (R4, R7) wins the match: valued as the default target (R8)."""
@@ -28,11 +29,7 @@ def play_out(hand: Hand, chooser: CardChooser) -> None:
         if last.type is declare:
             hand.apply(last)
             continue
-        mask = 0
-        for action in legal:
-            card = action.card
-            if card is not None:
-                mask |= card.bit
+        mask = legal_card_mask(legal)
         if mask & (mask - 1) == 0:
             hand.apply(legal[0])
             continue

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..actions import Action, ActionType
 from ..cards import BEATS, NO_TRUMP
 from ..view import SeatView
@@ -10,12 +12,13 @@ from .card_play import PlayPosition
 from .knowledge import Knowledge, infer
 
 
-def legal_card_mask(legal: tuple[Action, ...]) -> int:
-    """The cards of the play actions among ``legal``."""
+def legal_card_mask(legal: Sequence[Action]) -> int:
+    """The cards of the play actions among ``legal`` (only a play names a card)."""
     mask = 0
     for action in legal:
-        if action.type is ActionType.PLAY and action.card is not None:
-            mask |= action.card.bit
+        card = action.card
+        if card is not None:
+            mask |= card.bit
     return mask
 
 
