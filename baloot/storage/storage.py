@@ -194,7 +194,7 @@ class Storage:
                 await self._put_seat(db, seat.table_id, seat)
 
     async def remove_seat(self, table_id: int, seat: int) -> None:
-        await self.db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+        await self.put_seats((), remove=[(table_id, seat)])
 
     async def live_seat_of(self, user_id: int) -> tuple[int, int] | None:
         """(table id, seat) where this user sits at a live table, not counting seats they left."""
@@ -214,16 +214,20 @@ class Storage:
                 "UPDATE tables SET status = 'playing', started_at = ? WHERE id = ? AND status = 'open'",
                 (now, table_id),
             )
-            await db.execute(
-                "INSERT INTO hands (table_id, hand_no, dealer, deck, dealt_at) VALUES (?, 0, ?, ?, ?)",
-                (table_id, dealer, dumps(list(deck)), now),
-            )
+            await self._insert_hand(db, table_id, 0, dealer, deck, now)
 
     async def add_hand(self, table_id: int, hand_no: int, dealer: int, deck: Sequence[str]) -> None:
         """Store a hand's deck before it is dealt (R2)."""
-        await self.db.execute(
+        async with self.db.transaction() as db:
+            await self._insert_hand(db, table_id, hand_no, dealer, deck, self.clock())
+
+    @staticmethod
+    async def _insert_hand(
+        db: Any, table_id: int, hand_no: int, dealer: int, deck: Sequence[str], dealt_at: float
+    ) -> None:
+        await db.execute(
             "INSERT INTO hands (table_id, hand_no, dealer, deck, dealt_at) VALUES (?, ?, ?, ?, ?)",
-            (table_id, hand_no, dealer, dumps(list(deck)), self.clock()),
+            (table_id, hand_no, dealer, dumps(list(deck)), dealt_at),
         )
 
     async def add_action(
