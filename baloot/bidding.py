@@ -165,9 +165,7 @@ class Bidding:
                 self.bidder, self.bid_type = seat, atype
             if not queue:
                 if self.bidder is None:
-                    self.stage = Stage.ROUND2
-                    self.queue = [(self.dealer + i) % 4 for i in range(1, 5)]
-                    self.to_move = self.queue[0]
+                    self._ask(Stage.ROUND2, [(self.dealer + i) % 4 for i in range(1, 5)])
                 else:
                     self._ask_earlier(self.bidder, Stage.ROUND1_C)
                 return
@@ -184,13 +182,9 @@ class Bidding:
             bidder = self.bidder
             assert bidder is not None
             if stage == Stage.ROUND1_C:
-                self.stage = Stage.ROUND1_CONFIRM
-                self.queue = [bidder]
-                self.to_move = bidder
-            elif self.bid_type is A:
-                self._contract(bidder, True, (bidder + 2) % 4)
+                self._ask(Stage.ROUND1_CONFIRM, [bidder])
             else:
-                self._contract(bidder, True, bidder)
+                self._sun_stands(bidder)
             return
         if stage == Stage.ROUND1_CONFIRM:
             if atype is H:
@@ -212,18 +206,13 @@ class Bidding:
                 self.to_move = queue[0]
                 return
             if self.bidder is not None:
-                self.stage = Stage.ROUND2_CONFIRM
-                self.queue = [self.bidder]
-                self.to_move = self.bidder
+                self._ask(Stage.ROUND2_CONFIRM, [self.bidder])
             elif (
                 stage == Stage.ROUND2
                 and self.rules.third_round_on_ace
                 and self.up_card & 7 == RANK_A
             ):
-                self.stage = Stage.ROUND3
-                p1 = (self.dealer + 1) % 4
-                self.queue = [p1]
-                self.to_move = p1
+                self._ask(Stage.ROUND3, [(self.dealer + 1) % 4])
             else:
                 self._finish(Outcome.THROWN_IN)
             return
@@ -235,21 +224,25 @@ class Bidding:
             return
         raise AssertionError("bidding is over")
 
+    def _ask(self, stage: Stage, seats: list[int]) -> None:
+        """Go to ``stage`` with ``seats`` to speak, in order."""
+        self.stage = stage
+        self.queue = seats
+        self.to_move = seats[0]
+
     def _ask_earlier(self, seat: int, stage: Stage) -> None:
         """R3.1 steps B and C: ask each player earlier than ``seat``, from p1."""
         earlier = [(self.dealer + i) % 4 for i in range(1, 1 + self.position(seat))]
-        if stage == Stage.ROUND1_C and not earlier:
-            self.stage = Stage.ROUND1_CONFIRM
-            self.queue = [seat]
-            self.to_move = seat
-            return
-        if not earlier:  # a Sun or Ashkal by p1 stands at once
-            taker = (seat + 2) % 4 if self.bid_type is A else seat
-            self._contract(seat, True, taker)
-            return
-        self.stage = stage
-        self.queue = earlier
-        self.to_move = earlier[0]
+        if earlier:
+            self._ask(stage, earlier)
+        elif stage == Stage.ROUND1_C:
+            self._ask(Stage.ROUND1_CONFIRM, [seat])
+        else:  # a Sun or Ashkal by p1 stands at once
+            self._sun_stands(seat)
+
+    def _sun_stands(self, bidder: int) -> None:
+        """R3.1: the standing Sun is taken by its bidder, an Ashkal by the bidder's partner."""
+        self._contract(bidder, True, (bidder + 2) % 4 if self.bid_type is A else bidder)
 
     def _contract(self, bidder: int, sun: bool, taker: int, trump: int | None = None) -> None:
         self.bidder = bidder
