@@ -105,18 +105,15 @@ class LiveTable:
         hand = self.hand
         if hand is None:
             return None
-        return seat_view(hand, seat, self._score_before(hand))
+        return seat_view(hand, seat, hand.match_score)
 
     def public_view(self) -> SeatView | None:
         """A view with no cards in hand and no legal actions: what everyone may see (seat -1)."""
         hand = self.hand
         if hand is None:
             return None
-        view = seat_view(hand, 0, self._score_before(hand))
+        view = seat_view(hand, 0, hand.match_score)
         return dataclasses.replace(view, seat=-1, hand=(), legal=())
-
-    def _score_before(self, hand: Hand) -> tuple[int, int]:
-        return hand.match_score
 
     # -- seats -------------------------------------------------------------------
     def seat_of(self, user_id: int) -> int | None:
