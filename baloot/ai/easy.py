@@ -14,7 +14,7 @@ from ..cards import BEATS, CARD_POINTS, NO_TRUMP
 from ..view import SeatView
 from .bidding_policy import EASY_STYLE
 from .player import rule_based_action
-from .view_position import legal_card_mask
+from .view_position import current_trick, legal_card_mask
 
 
 class EasyPlayer:
@@ -30,12 +30,8 @@ class EasyPlayer:
         points = CARD_POINTS[trump]
         mask = legal_card_mask(view.legal)
         cards = [c for c in range(32) if mask >> c & 1]
-        trick = view.current_trick.cards if view.current_trick is not None else ()
+        trick, best, winner = current_trick(view, trump)
         if len(trick) == 3:  # last to play: take the trick cheaply if it is the opponents'
-            best, winner = trick[0][1].index, trick[0][0]
-            for seat, card in trick[1:]:
-                if BEATS[(trump * 32 + best) * 32 + card.index]:
-                    best, winner = card.index, seat
             if winner != view.seat ^ 2:
                 winners = [c for c in cards if BEATS[(trump * 32 + best) * 32 + c]]
                 if winners:

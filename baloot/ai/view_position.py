@@ -22,10 +22,8 @@ def legal_card_mask(legal: Sequence[Action]) -> int:
     return mask
 
 
-def position_from_view(view: SeatView, knowledge: Knowledge | None = None) -> PlayPosition:
-    """The play position seen by ``view.seat`` (R5), with its deductions about other hands."""
-    k = knowledge if knowledge is not None else infer(view)
-    trump = NO_TRUMP if view.trump is None else view.trump
+def current_trick(view: SeatView, trump: int) -> tuple[list[int], int, int]:
+    """The current trick's card indices in play order, the card winning it and its seat (R5; 0, 0 if empty)."""
     trick: list[int] = []
     best = winner = 0
     if view.current_trick is not None:
@@ -34,6 +32,14 @@ def position_from_view(view: SeatView, knowledge: Knowledge | None = None) -> Pl
             if not trick or BEATS[(trump * 32 + best) * 32 + c]:
                 best, winner = c, seat
             trick.append(c)
+    return trick, best, winner
+
+
+def position_from_view(view: SeatView, knowledge: Knowledge | None = None) -> PlayPosition:
+    """The play position seen by ``view.seat`` (R5), with its deductions about other hands."""
+    k = knowledge if knowledge is not None else infer(view)
+    trump = NO_TRUMP if view.trump is None else view.trump
+    trick, best, winner = current_trick(view, trump)
     taker = view.taker if view.taker is not None else 0
     return PlayPosition(
         seat=view.seat,
