@@ -9,6 +9,7 @@ the first trick; a seat always sees its own), and the score.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .actions import Action
@@ -71,6 +72,11 @@ class SeatView:
         return tuple(cards)
 
 
+def _trick_view(leader: int, cards: Sequence[int], winner: int | None) -> TrickView:
+    """A trick of card indices in play order from ``leader``, with each card's seat."""
+    return TrickView(leader, tuple(((leader + i) & 3, ALL_CARDS[c]) for i, c in enumerate(cards)), winner)
+
+
 def seat_view(hand: Hand, seat: int, match_score: tuple[int, int] | None = None) -> SeatView:
     """Build ``seat``'s view of ``hand`` (and the match score before it)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
@@ -80,15 +86,8 @@ def seat_view(hand: Hand, seat: int, match_score: tuple[int, int] | None = None)
     n_pre_play = hand.play_start if hand.play_start is not None else len(actions)
     bids = actions[:n_bids]
     doubling = actions[n_bids:n_pre_play]
-    tricks = tuple(
-        TrickView(leader, tuple(((leader + i) & 3, ALL_CARDS[c]) for i, c in enumerate(cards)), winner)
-        for leader, winner, cards in hand.tricks_history
-    )
-    current = None
-    if hand.phase == Phase.PLAYING:
-        current = TrickView(
-            hand.leader, tuple(((hand.leader + i) & 3, ALL_CARDS[c]) for i, c in enumerate(hand.trick)), None
-        )
+    tricks = tuple(_trick_view(leader, cards, winner) for leader, winner, cards in hand.tricks_history)
+    current = _trick_view(hand.leader, hand.trick, None) if hand.phase == Phase.PLAYING else None
     baloot = None
     if hand.baloot_holder is not None and hand.baloot_shown >= 2:
         baloot = hand.baloot_holder
