@@ -87,12 +87,6 @@ class GameplayOps(ServiceBase):
                 hand=None if table.match.finished else self._player_hand(table, seat),
             )
 
-    async def act_in(
-        self, channel_id: int, user_id: int, action: Action | Mapping[str, Any], expected_version: Version | None
-    ) -> ActResult:
-        """:meth:`act` on the live table of a channel."""
-        return await self.act(self._in_channel(channel_id).id, user_id, action, expected_version)
-
     def _player_hand(self, table: LiveTable, seat: int) -> PlayerHand:
         view = table.view_of(seat)
         hand_no = table.hand_no
