@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from .cards import ALL_CARDS, SUITS, Card, parse_suit
 from .errors import NotationError
@@ -26,6 +26,11 @@ class ActionType(StrEnum):
 
     def __str__(self) -> str:
         return self.value
+
+
+def is_seat(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is a seat number 0..3 (an ``int``, not a ``bool``)."""
+    return not isinstance(value, bool) and isinstance(value, int) and 0 <= value < 4
 
 
 _TYPES: Final = {t.value: t for t in ActionType}
@@ -72,7 +77,7 @@ class Action:
             raise NotationError("not an action: bad card, lock or suit value") from None
         if found is not None:
             return found
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
+        if not is_seat(seat):
             raise NotationError(f"seat {seat!r} is not 0..3")
         atype = _TYPES.get(str(type))
         if atype is None:
@@ -120,7 +125,7 @@ class Action:
         if not isinstance(obj, dict):
             raise NotationError("an action must be a JSON object")
         seat = obj.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
+        if not is_seat(seat):
             raise NotationError(f"action seat {seat!r} is not 0..3")
         type_text = obj.get("type")
         atype = _TYPES.get(type_text) if isinstance(type_text, str) else None

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import Final
 
-from .actions import BAD_SUIT, DECLARE_ACTIONS, PLAYS_BY_SUIT_BYTE, Action, ActionType
+from .actions import BAD_SUIT, DECLARE_ACTIONS, PLAYS_BY_SUIT_BYTE, Action, ActionType, is_seat
 from .bidding import Bidding, Outcome
 from .cards import (
     ALL_CARDS,
@@ -91,7 +91,7 @@ class Hand:
             seen |= b
         if len(bits) != 32 or seen != FULL_DECK:
             raise NotationError("a deck must hold the 32 distinct cards")
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < 4:
+        if not is_seat(dealer):
             raise NotationError(f"dealer {dealer!r} is not 0..3")
         self.rules = rules or Rules()
         self.dealer = dealer

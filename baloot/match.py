@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .actions import Action
+from .actions import Action, is_seat
 from .cards import ALL_CARDS, Card
 from .errors import GameOverError, IllegalActionError, NotationError
 from .hand import Hand
@@ -26,7 +26,7 @@ class Match:
     """A match of hands (R8). Deal each hand with :meth:`deal` (deck given or shuffled)."""
 
     def __init__(self, rules: Rules | None = None, first_dealer: int = 0) -> None:
-        if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < 4:
+        if not is_seat(first_dealer):
             raise NotationError(f"dealer {first_dealer!r} is not 0..3")
         self.rules = rules or Rules()
         self.first_dealer = first_dealer

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .actions import Action
+from .actions import Action, is_seat
 from .bidding import Outcome
 from .cards import SUITS, Card
 from .errors import BalootError, RecordError
@@ -40,7 +40,7 @@ def match_from_record(record: object) -> Match:
         if match is not None and not match.needs_deal:
             raise RecordError("a new hand starts before the previous one is finished (R10)", h)
         dealer = hand_obj.get("dealer")
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < 4:
+        if not is_seat(dealer):
             raise RecordError(f"dealer {dealer!r} is not a seat 0..3", h)
         if match is None:
             match = Match(rules, dealer)

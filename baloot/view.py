@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .actions import Action
+from .actions import Action, is_seat
 from .bidding import Outcome
 from .cards import ALL_CARDS, NO_TRUMP, Card
 from .errors import NotationError
@@ -79,7 +79,7 @@ def _trick_view(leader: int, cards: Sequence[int], winner: int | None) -> TrickV
 
 def seat_view(hand: Hand, seat: int, match_score: tuple[int, int] | None = None) -> SeatView:
     """Build ``seat``'s view of ``hand`` (and the match score before it)."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
+    if not is_seat(seat):
         raise NotationError(f"seat {seat!r} is not 0..3")
     actions = hand.actions
     n_bids = hand.bidding_length if hand.bidding_length is not None else len(actions)
