@@ -15,7 +15,6 @@ from typing import Final
 from .actions import BAD_SUIT, DECLARE_ACTIONS, PLAYS_BY_SUIT_BYTE, Action, ActionType, is_seat
 from .bidding import Bidding, Outcome
 from .cards import (
-    ALL_CARDS,
     BEATS,
     CARD_POINTS,
     FULL_DECK,
@@ -27,6 +26,7 @@ from .cards import (
     SUIT_MASK,
     SUITS,
     Card,
+    cards_of,
 )
 from .errors import GameOverError, IllegalActionError, NotationError, NotYourTurnError
 from .play import lead_mask, refusal
@@ -565,8 +565,7 @@ class Hand:
     # -- helpers for views and records ------------------------------------------------
     def hand_of(self, seat: int) -> list[Card]:
         """The cards a seat holds now."""
-        m = self.hands[seat]
-        return [ALL_CARDS[i] for i in range(32) if m >> i & 1]
+        return cards_of(self.hands[seat])
 
     def describe_contract(self) -> str:
         if self.taker is None:
