@@ -219,7 +219,6 @@ def sample_deck(
     again (up to ``tries`` times; this check is far cheaper than a replay).
     """
     k0 = knowledge if knowledge is not None else infer(view)
-    holdings: list[int] | None = None
     for _ in range(tries):
         k = k0
         if view.announced and len(view.declared) < len(view.announced):
@@ -227,16 +226,14 @@ def sample_deck(
         holdings = sample_holdings(k, rng)
         if holdings is None:
             continue
-        if not view.announced or projects_agree(view, [holdings[s] | k.played_by[s] for s in range(4)]):
+        starts = [holdings[s] | k.played_by[s] for s in range(4)]
+        if not view.announced or projects_agree(view, starts):
             break
     else:
-        return None
-    if holdings is None:
         return None
     if view.phase == Phase.BIDDING:
         assert k.up_card is not None
         return deck_for(view, holdings[:4], k.up_card, holdings[STOCK], rng)
-    starts = [holdings[s] | k.played_by[s] for s in range(4)]
     taker = view.taker
     assert taker is not None
     candidates = up_card_candidates(view, starts[taker])
