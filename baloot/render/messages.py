@@ -45,17 +45,19 @@ def render_score_sheet(info: TableInfo, source: SheetSource, locale: str | None 
 def render_notice(info: TableInfo, notice: Notice, locale: str | None = None) -> Payload:
     """A one-line message (timeout, away/back, table resumed, DMs closed, joins...)."""
     loc = resolve_locale(locale if locale is not None else info.language)
-    text = notice_text(notice, info, loc) or ""
-    return {"content": clip(text, CONTENT), "components": [], "allowed_mentions": NO_MENTIONS}
+    return _content(notice_text(notice, info, loc) or "")
 
 
 def render_text(key: str, locale: str, **params: object) -> Payload:
     """A catalog text as a message (a private reply such as ``error.no_table``)."""
-    return {"content": clip(t(key, resolve_locale(locale), **params), CONTENT), "components": [],
-            "allowed_mentions": NO_MENTIONS}
+    return _content(t(key, resolve_locale(locale), **params))
 
 
 def render_error(exc: BaseException, locale: str) -> Payload:
     """The private reply for a refused action or command (engine or table-service error)."""
-    return {"content": clip(error_text(exc, resolve_locale(locale)), CONTENT), "components": [],
-            "allowed_mentions": NO_MENTIONS}
+    return _content(error_text(exc, resolve_locale(locale)))
+
+
+def _content(text: str) -> Payload:
+    """A message of one text, clipped to Discord's limit."""
+    return {"content": clip(text, CONTENT), "components": [], "allowed_mentions": NO_MENTIONS}
