@@ -133,8 +133,10 @@ class PrivateHands:
             state = self.runtime.mirror.get(viewer.table_id)
             if state is None:
                 return
+            if (state.version, state.closed) == viewer.shown:
+                continue  # already in front of them (e.g. the answer to their own press): nothing to render
             rendered = self.render(state, viewer.seat, self.locale_of(viewer.user_id, state))
-            if rendered is None or rendered[1] == viewer.shown:
+            if rendered is None:
                 continue
             payload, shown = rendered
             try:
