@@ -31,9 +31,9 @@ from baloot.storage import Storage
 from baloot.tables import TableService
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
-from cogs.mirror import Mirror
 from cogs.presenter import Presenter
 from cogs.runtime import Languages, Runtime
+from cogs.shown import ShownTables
 
 log = logging.getLogger("baloot.bot")
 
@@ -77,7 +77,7 @@ class BalootBot(commands.Bot):
             bot_factory=make_player,
             bot_executor=self.executor,
         )
-        runtime = Runtime(self, service, Mirror(storage), Languages(service, self, settings.default_language))
+        runtime = Runtime(self, service, ShownTables(), Languages(service, self, settings.default_language))
         self.runtime = runtime
         service.add_listener(Presenter(runtime))
         await self.tree.set_translator(CatalogTranslator())

@@ -6,13 +6,12 @@ import json
 from typing import Any
 
 from .actions import Action, is_seat
-from .bidding import Outcome
-from .cards import SUITS, Card
+from .cards import Card
 from .errors import BalootError, RecordError
-from .hand import Hand, Phase
+from .hand import Hand
 from .match import RECORD_FORMAT, Match
 from .rules import Rules
-from .scoring import GAHWA
+from .summary import summarize_hand, summarize_match
 
 
 def match_from_record(record: object) -> Match:
@@ -85,50 +84,12 @@ def load_record(text: str) -> Match:
 
 def hand_summary(hand: Hand) -> dict[str, Any]:
     """One hand of R10's replay output (R11.6 for thrown-in and unfinished hands)."""
-    out: dict[str, Any] = {
-        "dealer": hand.dealer,
-        "contract": None,
-        "trump": None,
-        "declarer": None,
-        "level": None,
-        "locked": None,
-        "card_points": None,
-        "game_points": None,
-        "projects": None,
-        "baloot": None,
-        "kaboot": None,
-        "score": None,
-    }
-    if hand.finished and hand.outcome != Outcome.CONTRACT:
-        out.update(
-            level=1, locked=False, card_points=[0, 0], game_points=[0, 0], projects=[], score=[0, 0]
-        )
-        return out
-    if hand.taker is not None:
-        out["contract"] = hand.contract
-        out["trump"] = None if hand.sun else SUITS[hand.trump]
-        out["declarer"] = hand.taker
-    if hand.phase >= Phase.PLAYING:
-        out["level"] = "gahwa" if hand.level == GAHWA else hand.level
-        out["locked"] = hand.locked
-    result = hand.result
-    if result is not None:
-        out["card_points"] = list(result.card_points)
-        out["game_points"] = list(result.game_points)
-        out["projects"] = [p.to_json(seat, hand.sun) for seat, p in hand.winning_projects()]
-        out["baloot"] = hand.baloot_team()
-        out["kaboot"] = result.kaboot
-        out["score"] = list(result.score)
-    return out
+    return summarize_hand(hand).to_json()
 
 
 def replay_summary(match: Match) -> dict[str, Any]:
     """R10's replay output for a valid record."""
-    return {
-        "hands": [hand_summary(h) for h in match.hands],
-        "score": list(match.score),
-        "winner": match.winner,
-    }
+    return summarize_match(match).to_json()
 
 
 def replay_text(text: str) -> tuple[int, dict[str, Any]]:

@@ -39,7 +39,7 @@ from .runtime import Runtime, runtime_of
 
 def hand_payload(runtime: Runtime, hand: PlayerHand, locale: str) -> tuple[Payload, Shown]:
     """A player's private view from the service's snapshot, and what it shows."""
-    state = runtime.mirror.get(hand.table_id)
+    state = runtime.shown.get(hand.table_id)
     if state is None:
         raise NoTableHere("That table is no longer running.")
     info = table_info_from(state.info, deadline=hand.deadline, default_language=runtime.language_of(state))
@@ -71,7 +71,7 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
         if result.hand is not None:
             payload, shown = hand_payload(runtime, result.hand, locale)
         else:  # the match is over: the final view, without buttons
-            state = runtime.mirror.get(table_id)
+            state = runtime.shown.get(table_id)
             rendered = None if state is None else runtime.private.render(state, action_id.seat, locale)
             payload, shown = rendered if rendered is not None else (render_text("error.match_over", locale), None)
         await update(interaction, payload)

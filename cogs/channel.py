@@ -9,7 +9,7 @@ the interval widens (:func:`edit_interval`) so all edits together stay within
 :data:`EDIT_BUDGET` requests per second of the bot token's global limit. Message ids are
 stored through the service (``lobby``, ``hand:N``) so edits continue after a
 restart. Everything is sent with the bot token; rendering reads the
-:mod:`.mirror`, never the service's live state.
+service's published snapshots (:mod:`.shown`), never its live state.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ import discord
 
 from baloot.render import Notice, Payload, render_lobby, render_notice, render_table
 
-from .mirror import TableState
 from .payloads import message_args
+from .shown import TableState
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -109,24 +109,27 @@ class ChannelBoard:
             board.dirty.clear()
             for key in keys:
                 await self._send(state, board, key)
+                if key != LOBBY:
+                    state.shown(_order(key))
             board.last_flush = time.monotonic()
         if state.closed:
             self.boards.pop(state.table_id, None)
-            self.runtime.mirror.forget(state.table_id)
+            self.runtime.shown.forget(state.table_id)
 
     def render(self, state: TableState, key: str) -> Payload | None:
-        """The payload of one of the table's messages, from the mirror."""
+        """The payload of one of the table's messages, from the latest snapshot (public facts only)."""
         runtime = self.runtime
         language = runtime.language_of(state)
         if key == LOBBY:
             return render_lobby(runtime.render_info(state), state.info.rules, language)
-        match = state.match
         hand_no = _order(key)
-        if match is None or hand_no >= len(match.hands):
+        hand = state.hand_at(hand_no)
+        sheet = state.snapshot.sheet
+        if hand is None or sheet is None or hand_no >= len(sheet.hands):
             return None
         # an earlier hand: no turn, no notice
         info = runtime.render_info(state, for_seat=None if hand_no == state.hand_no else -1)
-        payload = render_table(info, match, language, index=hand_no)
+        payload = render_table(info, hand.public, sheet, language, index=hand_no)
         if state.closed:
             payload["components"] = []
         return payload

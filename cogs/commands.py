@@ -112,7 +112,7 @@ class BalootCommands(commands.Cog):
             interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id,
             interaction.user.display_name, rules=rules or None, turn_seconds=turn_time,
         ), ephemeral=False)
-        state = runtime.mirror.track(info)
+        state = runtime.shown.track(runtime.service.snapshot(info.id))
         language = runtime.language_of(state)
         command = f"`/{t('cmd.baloot.name', language)} {t('cmd.join.name', language)}`"
         state.notice = Notice("notice.table_created", seat=0, params=(("command", command),))
@@ -162,10 +162,9 @@ class BalootCommands(commands.Cog):
         user_locale(interaction)
         info = await in_time(interaction, runtime.service.start(interaction.channel_id or 0, interaction.user.id),
                              ephemeral=False)
-        state = runtime.mirror.track(info)
+        state = runtime.shown.track(runtime.service.snapshot(info.id))
         language = runtime.language_of(state)
-        hand = state.match.current if state.match is not None else None
-        dealer = hand.dealer if hand is not None else 0
+        dealer = state.snapshot.dealer or 0
         seated = info.seats[dealer]
         name = seated.name if seated is not None else ""
         await reply(interaction, render_text("notice.started", language, name=discord.utils.escape_markdown(name)),
@@ -183,7 +182,7 @@ class BalootCommands(commands.Cog):
         info = await in_time(interaction, runtime.service.fill_with_bots(
             interaction.channel_id or 0, interaction.user.id, "normal" if level is None else level.value
         ), ephemeral=True)
-        state = runtime.mirror.track(info)
+        state = runtime.shown.track(runtime.service.snapshot(info.id))
         await reply(interaction, render_lobby(runtime.render_info(state), info.rules, locale), ephemeral=True)
 
     @baloot.command(name=cmd_str("cmd.end.name"), description=cmd_str("cmd.end.desc"))
@@ -220,7 +219,7 @@ class BalootCommands(commands.Cog):
                 raise NotAllowed("Only a server admin can set the server's language.")
             await runtime.service.set_guild_language(interaction.guild_id or 0, code)
             runtime.languages.set_guild(interaction.guild_id or 0, code)
-            for state in runtime.mirror.tables.values():
+            for state in runtime.shown.tables.values():
                 if state.info.guild_id == interaction.guild_id and not state.closed:
                     runtime.channel.touch_current(state)
         else:
@@ -240,10 +239,10 @@ class BalootCommands(commands.Cog):
         """The score sheet of the match so far."""
         runtime = self.runtime
         locale = user_locale(interaction)
-        sheet = runtime.service.score_sheet(interaction.channel_id or 0)
-        state = runtime.mirror.get(sheet.table_id)
-        if state is None:
-            state = runtime.mirror.track(runtime.service.table_by_id(sheet.table_id))
+        channel_id = interaction.channel_id or 0
+        sheet = runtime.service.score_sheet(channel_id)
+        table_id = runtime.service.table_info(channel_id).id
+        state = runtime.shown.get(table_id) or runtime.shown.track(runtime.service.snapshot(table_id))
         await reply(interaction, render_score_sheet(runtime.render_info(state), sheet, locale), ephemeral=True)
 
     @baloot.command(name=cmd_str("cmd.rules.name"), description=cmd_str("cmd.rules.desc"))

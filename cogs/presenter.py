@@ -1,8 +1,9 @@
 """The Discord layer's listener on the table service: events → table message and private hands.
 
 Events of one table arrive in order, after what they report is stored, while
-the table's lock is held (:mod:`baloot.tables.events`); this listener only
-updates the :mod:`.mirror` and marks what to send — the sending happens in
+the table's lock is held (:mod:`baloot.tables.events`), each with the
+snapshot the service published for it; this listener only keeps the latest
+snapshot (:mod:`.shown`) and marks what to send — the sending happens in
 tasks of :mod:`.channel` and :mod:`.private`. Private views are refreshed at
 the end of a burst (the ``TurnStarted`` that closes every accepted action, or
 the end of the match or table), so that a player never sees a half-dealt hand.
@@ -10,11 +11,9 @@ the end of the match or table), so that a player never sees a half-dealt hand.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from baloot.errors import BalootError
 from baloot.i18n import t
 from baloot.render import Notice
 from baloot.render.text import timestamp
@@ -38,7 +37,7 @@ from baloot.tables.events import (
 )
 
 from .channel import LOBBY, hand_key
-from .mirror import TableState
+from .shown import TableState
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -70,9 +69,12 @@ class Presenter:
 
     async def __call__(self, event: TableEvent) -> None:
         runtime = self.runtime
-        state = runtime.mirror.get(event.table_id)
+        snapshot = event.snapshot
+        state = runtime.shown.get(event.table_id)
         if isinstance(event, TableCreated | TableResumed):
-            state = runtime.mirror.track(event.table)
+            if snapshot is None:
+                return
+            state = runtime.shown.track(snapshot)
             await runtime.languages.load(state.info.guild_id)
             runtime.private.sync_seats(state)
             if isinstance(event, TableResumed):
@@ -81,11 +83,13 @@ class Presenter:
         if state is None:
             log.debug("event %s for an unknown table %s", type(event).__name__, event.table_id)
             return
-        await self._on(state, event)
+        before = state.info
+        if snapshot is not None:
+            state.update(snapshot)
+        await self._on(state, event, before)
 
     async def _resumed(self, state: TableState) -> None:
         runtime = self.runtime
-        await runtime.mirror.reload(state)
         for stored in (await runtime.service.messages(state.table_id)).values():
             if stored.key == LOBBY or stored.key.startswith("hand:"):
                 runtime.channel.adopt(state.table_id, stored.key, stored.message_id)
@@ -98,10 +102,6 @@ class Presenter:
         runtime.channel.announce(state, state.notice)
         runtime.channel.touch_current(state)
 
-    def _refresh_info(self, state: TableState) -> None:
-        with contextlib.suppress(BalootError):  # closed: keep the last snapshot
-            state.info = self.runtime.service.table_by_id(state.table_id)
-
     def _later(self, state: TableState, *seats: int) -> None:
         self._pending.setdefault(state.table_id, set()).update(seats)
 
@@ -109,23 +109,19 @@ class Presenter:
         for seat in sorted(self._pending.pop(state.table_id, ())):
             self.runtime.private.refresh(state, seat)
 
-    async def _on(self, state: TableState, event: TableEvent) -> None:
+    async def _on(self, state: TableState, event: TableEvent, before: TableInfo) -> None:
         runtime = self.runtime
         channel = runtime.channel
         if isinstance(event, SeatsChanged | TableSettingsChanged):
             if isinstance(event, SeatsChanged):
-                state.notice = seat_notice(state.info, event.table, runtime.language_of(state)) or state.notice
-            state.info = event.table
+                state.notice = seat_notice(before, event.table, runtime.language_of(state)) or state.notice
             runtime.private.sync_seats(state)
             channel.touch_current(state)
         elif isinstance(event, HandStarted):
-            await runtime.mirror.reload(state)
-            self._refresh_info(state)
             state.notice = None
             self._later(state, *range(4))
             channel.touch(state, hand_key(event.hand_no))
         elif isinstance(event, ActionApplied):
-            await runtime.mirror.advance(state, event)
             if event.auto:
                 self._later(state, event.seat)
             elif state.notice is not None and state.notice.key in ("notice.timed_out", "notice.reminder"):
@@ -139,8 +135,6 @@ class Presenter:
             self._flush_private(state)
             channel.touch_current(state)
         elif isinstance(event, TurnStarted):
-            state.deadline = event.deadline
-            self._refresh_info(state)
             if not event.played_for:
                 self._later(state, event.seat)
             self._flush_private(state)
@@ -155,7 +149,6 @@ class Presenter:
             state.notice = Notice("notice.timed_out", seat=event.seat, action=event.action)
             channel.announce(state, state.notice)
         elif isinstance(event, PlayerAway | PlayerBack):
-            self._refresh_info(state)
             state.notice = Notice("notice.away" if isinstance(event, PlayerAway) else "notice.back", seat=event.seat)
             channel.touch_current(state)
         elif isinstance(event, TableEnded):

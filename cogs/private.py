@@ -29,8 +29,8 @@ import discord
 from baloot.errors import BalootError
 from baloot.render import Payload, render_hand
 
-from .mirror import TableState
 from .payloads import message_args
+from .shown import TableState
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -116,7 +116,7 @@ class PrivateHands:
         viewer.task = asyncio.create_task(self._run(viewer), name=f"baloot-private-{viewer.user_id}")
 
     def render(self, state: TableState, seat: int, locale: str) -> tuple[Payload, Shown] | None:
-        """The private view of ``seat`` from the mirror, with what it shows."""
+        """The private view of ``seat`` from the latest snapshot, with what it shows."""
         view = state.view_of(seat)
         hand_no = state.hand_no
         version = state.version
@@ -130,7 +130,7 @@ class PrivateHands:
     async def _run(self, viewer: Viewer) -> None:
         while viewer.dirty and not viewer.busy:
             viewer.dirty = False
-            state = self.runtime.mirror.get(viewer.table_id)
+            state = self.runtime.shown.get(viewer.table_id)
             if state is None:
                 return
             if (state.version, state.closed) == viewer.shown:

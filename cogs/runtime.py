@@ -1,4 +1,4 @@
-"""What the cogs share: the table service, the mirror of tables, the presenters, the languages.
+"""What the cogs share: the table service, the tables shown (snapshots), the presenters, the languages.
 
 ``bot.py`` builds one :class:`Runtime` in ``setup_hook`` and sets it as
 ``bot.runtime``; commands and buttons reach it with :func:`runtime_of`.
@@ -16,7 +16,7 @@ from baloot.render import TableInfo as RenderInfo
 from baloot.render import table_info_from
 from baloot.tables import TableService
 
-from .mirror import Mirror, TableState
+from .shown import ShownTables, TableState
 
 if TYPE_CHECKING:
     from .channel import ChannelBoard
@@ -62,7 +62,7 @@ class Runtime:
 
     client: discord.Client
     service: TableService
-    mirror: Mirror
+    shown: ShownTables
     languages: Languages
     channel: ChannelBoard = field(init=False)
     private: PrivateHands = field(init=False)
@@ -79,17 +79,14 @@ class Runtime:
 
     def render_info(self, state: TableState, *, for_seat: int | None = None) -> RenderInfo:
         """The renderer's TableInfo; the deadline shows only where it applies (the seat to move)."""
-        to_move = state.info.to_move
-        hand = state.match.current if state.match is not None else None
-        if hand is not None and not hand.finished:
-            to_move = hand.to_move
-        deadline = state.deadline if for_seat is None or for_seat == to_move else None
+        snapshot = state.snapshot
+        deadline = snapshot.deadline if for_seat is None or for_seat == snapshot.to_move else None
         return table_info_from(
-            state.info,
+            snapshot.info,
             deadline=deadline,
             notice=state.notice if for_seat is None else None,
             default_language=self.language_of(state),
-            dealer=hand.dealer if hand is not None else None,
+            dealer=snapshot.dealer,
         )
 
 

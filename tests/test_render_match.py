@@ -6,11 +6,14 @@ import random
 import re
 from typing import Any
 
+from render_helpers import table_payload
+
 from baloot import ActionType, Match, Phase, Rules, replay_summary
 from baloot.i18n import t
 from baloot.record import hand_summary
-from baloot.render import TableInfo, check_limits, render_score_sheet, render_table
+from baloot.render import TableInfo, check_limits, render_score_sheet
 from baloot.scoring import GAHWA
+from baloot.summary import summarize_match
 
 INFO = TableInfo("987654321", names=("Noura", "Fahad", "Reem", "Saad"))
 
@@ -35,7 +38,7 @@ def play_match(seed: int, rules: Rules, *, always_raise: bool = False, render_ev
                 action = raises[0] if raises else passes[0] if passes else action
             match.apply(action)
         if render_every_hand:
-            payload = render_table(INFO, match, locale)
+            payload = table_payload(INFO, match, locale)
             check_limits(payload)
             ends.append(payload)
     return match, ends
@@ -103,9 +106,9 @@ def test_a_very_long_match_keeps_the_score_sheet_within_limits() -> None:
     match, _ = play_match(4, Rules(target=4000), render_every_hand=False, no_gahwa=True)
     assert len(match.hands) > 100, len(match.hands)
     for locale in ("en", "ar"):
-        payload = render_table(INFO, match, locale)
+        payload = table_payload(INFO, match, locale)
         check_limits(payload)
-        sheet = render_score_sheet(INFO, match, locale)
+        sheet = render_score_sheet(INFO, summarize_match(match), locale)
         check_limits(sheet)
         description = sheet["embeds"][0]["description"]
         total = replay_summary(match)["score"]
@@ -117,9 +120,9 @@ def test_score_sheet_midway_marks_the_hand_in_play() -> None:
     rng = random.Random(9)
     match = Match()
     hand = match.deal(rng)
-    assert "No hand has been played yet." not in str(render_score_sheet(INFO, match, "en"))
-    assert "in play" in render_score_sheet(INFO, match, "en")["embeds"][0]["description"]
+    assert "No hand has been played yet." not in str(render_score_sheet(INFO, summarize_match(match), "en"))
+    assert "in play" in render_score_sheet(INFO, summarize_match(match), "en")["embeds"][0]["description"]
     while hand.phase == Phase.BIDDING:
         match.apply(rng.choice(hand.legal_actions()))
     empty = Match()
-    assert render_score_sheet(INFO, empty, "ar")["embeds"][0]["description"] == t("sheet.empty", "ar")
+    assert render_score_sheet(INFO, summarize_match(empty), "ar")["embeds"][0]["description"] == t("sheet.empty", "ar")

@@ -152,20 +152,14 @@ def test_table_info_from_the_service_snapshot() -> None:
     assert (info.turn_deadline, info.turn_time, info.language) == (1_700_000_000, 30, "ar")
 
 
-def test_score_sheet_from_a_summary_object() -> None:
-    from dataclasses import dataclass
-
+def test_score_sheet_from_a_match_summary() -> None:
+    from baloot.bidding import Outcome
     from baloot.render import render_score_sheet
+    from baloot.summary import HandSummary, MatchSummary
 
-    @dataclass(frozen=True)
-    class Sheet:
-        hands: tuple[dict[str, Any], ...]
-        score: tuple[int, int]
-        winner: int | None
-
-    hand = {"dealer": 0, "contract": "hokum", "trump": "H", "declarer": 1, "level": 2, "locked": True,
-            "card_points": [66, 96], "game_points": [10, 11], "projects": [], "baloot": None, "kaboot": None,
-            "score": [0, 42]}
-    payload = render_score_sheet(INFO, Sheet((hand,), (0, 42), None), "en")
+    hand = HandSummary(dealer=0, outcome=Outcome.CONTRACT, contract="hokum", trump=1, declarer=1, level=2,
+                       locked=True, card_points=(66, 96), game_points=(10, 11), projects=(), baloot=None,
+                       kaboot=None, score=(0, 42))
+    payload = render_score_sheet(INFO, MatchSummary((hand,), (0, 42), None, 152), "en")
     check_limits(payload)
     assert "**1.** Hokum Hearts ♥ · Double — 0 : 42  (0 : 42)" in payload["embeds"][0]["description"]

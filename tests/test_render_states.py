@@ -12,9 +12,11 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from render_helpers import table_payload
+
 from baloot import Action, ActionType, Hand, Match, Phase, Rules, seat_view
 from baloot.cards import ALL_CARDS, Card, iter_bits
-from baloot.render import TableInfo, check_limits, decode_action_id, render_hand, render_table
+from baloot.render import TableInfo, check_limits, decode_action_id, render_hand
 from baloot.render.model import Notice
 from baloot.render.text import card_text
 
@@ -145,7 +147,7 @@ def test_random_states_render_within_limits_and_show_only_what_each_seat_may_see
         phases.add(hand.phase)
         kinds.update(a.type for a in hand.legal_actions())
         for locale in LOCALES:
-            table = render_table(info, match, locale)
+            table = table_payload(info, match, locale)
             check_limits(table)
             assert_no_hidden_cards(table, hand, viewer=None)
             for seat in range(4):
@@ -163,14 +165,14 @@ def test_table_message_follows_the_hand() -> None:
     match = Match(Rules())
     info = TableInfo("42", names=("A1", "B2", "C3", "D4"), turn_deadline=1_800_000_000)
     hand = match.deal(rng)
-    first = render_table(info, match, "en")["embeds"][0]
+    first = table_payload(info, match, "en")["embeds"][0]
     assert "Up card" in [f["name"] for f in first["fields"]]
-    assert "<t:1800000000:R>" in all_texts(render_table(info, match, "en"))
+    assert "<t:1800000000:R>" in all_texts(table_payload(info, match, "en"))
     while hand.phase != Phase.PLAYING and not hand.finished:
         match.apply(choose(hand, rng))
     if hand.finished:
         return
-    view_fields = {f["name"]: f["value"] for f in render_table(info, match, "en")["embeds"][0]["fields"]}
+    view_fields = {f["name"]: f["value"] for f in table_payload(info, match, "en")["embeds"][0]["fields"]}
     assert "Contract" in view_fields and "Up card" not in view_fields
     played = 0
     while not hand.finished:
@@ -179,12 +181,12 @@ def test_table_message_follows_the_hand() -> None:
         if action.type is ActionType.PLAY and not hand.finished:
             played += 1
             assert action.card is not None
-            fields = {f["name"]: f["value"] for f in render_table(info, match, "en")["embeds"][0]["fields"]}
+            fields = {f["name"]: f["value"] for f in table_payload(info, match, "en")["embeds"][0]["fields"]}
             if played % 4:
                 assert card_text(action.card, "en") in fields["Current trick"]
             else:
                 last = next(v for k, v in fields.items() if k.startswith("Last trick"))
                 assert card_text(action.card, "en") in last
-    payload = render_table(info, match, "en")
+    payload = table_payload(info, match, "en")
     assert len(payload["embeds"]) >= 2 or match.finished
     assert payload["embeds"][1]["title"] == "Hand 1 result"

@@ -32,7 +32,7 @@ async def test_a_finished_match_is_counted_before_the_other_listeners_hear_of_it
         (finished,) = recorder.of(MatchFinished)
         record = await storage.game_record(table_id)
         facts = match_facts(record)
-        assert facts.score == finished.score and finished.replay == replay_summary(match_from_record(record))
+        assert facts.score == finished.score and finished.replay.to_json() == replay_summary(match_from_record(record))
         for seat, user in enumerate(USERS):
             card = await stats.player(GUILD, user)
             assert card.tally.wins == int(seat & 1 == finished.winner)

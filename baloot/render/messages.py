@@ -6,9 +6,10 @@ from typing import Any, Final
 
 from ..i18n import error_text, resolve_locale, t
 from ..rules import Rules
+from ..summary import MatchSummary
 from .limits import CONTENT, clip
 from .model import Notice, Payload, TableInfo
-from .result import SheetSource, sheet_embed
+from .result import sheet_embed
 from .sections import notice_text
 from .table import NO_MENTIONS
 
@@ -32,13 +33,10 @@ def render_rules(locale: str, rules: Rules | None = None) -> Payload:
     return {"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}
 
 
-def render_score_sheet(info: TableInfo, source: SheetSource, locale: str | None = None) -> Payload:
-    """The score sheet of every hand (``/baloot score``), the winner once the match is over.
-
-    ``source`` is a :class:`Match`, its replay summary, or the table service's ``ScoreSheet``.
-    """
+def render_score_sheet(info: TableInfo, sheet: MatchSummary, locale: str | None = None) -> Payload:
+    """The score sheet of every hand (``/baloot score``), the winner once the match is over (R8)."""
     loc = resolve_locale(locale if locale is not None else info.language)
-    return {"content": "", "embeds": [sheet_embed(info, source, loc)], "components": [],
+    return {"content": "", "embeds": [sheet_embed(info, sheet, loc)], "components": [],
             "allowed_mentions": NO_MENTIONS}
 
 

@@ -1,8 +1,10 @@
 """Pieces of the public state shared by the table message and the private view.
 
-Every function here reads only public facts of a :class:`~baloot.view.SeatView`
-(bids, contract, doubling, declared projects, played cards, counts); none reads
-``view.hand`` or ``view.legal``, so the table message cannot leak a hand.
+The table message passes a :class:`~baloot.view.PublicView` (it holds no hidden
+card); the private view passes the seat's :class:`~baloot.view.SeatView`, whose
+public fields are the same. Every function reads only those public fields
+(bids, contract, doubling, declared projects, played cards, counts) plus, for a
+seat's view, the seat's own declared projects.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 from ..actions import Action, ActionType
 from ..hand import Phase
 from ..i18n import t
-from ..view import SeatView, TrickView
+from ..projects import Project
+from ..view import PublicView, SeatView, TrickView
 from .model import Notice, TableInfo
 from .text import (
     action_text,
@@ -24,6 +27,14 @@ from .text import (
     timestamp,
 )
 
+View = PublicView | SeatView
+"""What a section may be drawn from: the public view, or a seat's view for its own private message."""
+
+
+def shown_of(view: View) -> tuple[tuple[int, tuple[Project, ...]], ...]:
+    """Projects whose cards the viewer sees (R6.2): the public ones, plus a seat's own."""
+    return view.declared if isinstance(view, SeatView) else view.shown
+
 
 def is_confirmation(bids: tuple[Action, ...], index: int) -> bool:
     """R3.1 C / R3.2: a Hokum or Sun by a seat that already bid Hokum confirms or switches."""
@@ -33,7 +44,7 @@ def is_confirmation(bids: tuple[Action, ...], index: int) -> bool:
     return any(b.seat == action.seat and b.type is ActionType.HOKUM for b in bids[:index])
 
 
-def bid_lines(view: SeatView, info: TableInfo, locale: str) -> str:
+def bid_lines(view: View, info: TableInfo, locale: str) -> str:
     """Every bid in order, one per line: ``Ali: Pass``."""
     if not view.bids:
         return t("table.no_bids", locale)
@@ -48,7 +59,7 @@ def bid_lines(view: SeatView, info: TableInfo, locale: str) -> str:
     )
 
 
-def contract_line(view: SeatView, info: TableInfo, locale: str) -> str | None:
+def contract_line(view: View, info: TableInfo, locale: str) -> str | None:
     """``Hokum Hearts ♥ — Ali`` (or the Ashkal bidder for the taker); None while bidding."""
     if view.taker is None or view.contract is None:
         return None
@@ -65,7 +76,7 @@ def contract_line(view: SeatView, info: TableInfo, locale: str) -> str | None:
     return t("table.contract_by", locale, contract=text, name=seat_name(info, view.taker, locale))
 
 
-def doubling_line(view: SeatView, info: TableInfo, locale: str) -> str | None:
+def doubling_line(view: View, info: TableInfo, locale: str) -> str | None:
     """The level, locked/open, and the chain (R4); None before doubling or with no double."""
     if view.level <= 1 and not any(a.type is not ActionType.PASS for a in view.doubling):
         return None
@@ -79,13 +90,13 @@ def doubling_line(view: SeatView, info: TableInfo, locale: str) -> str | None:
     return f"{head}\n{chain}" if chain else head
 
 
-def project_lines(view: SeatView, info: TableInfo, locale: str) -> str | None:
+def project_lines(view: View, info: TableInfo, locale: str) -> str | None:
     """Declared projects: their kind when declared; after the first trick, which
     team won and the cards of the projects shown (R6.2: the losing team's are never shown)."""
     announced = [(seat, kinds) for seat, kinds in view.announced if kinds]
     if not announced:
         return None
-    shown = dict(view.declared)
+    shown = dict(shown_of(view))
     compared = bool(view.tricks)
     lines = []
     for seat, kinds in announced:
@@ -100,7 +111,7 @@ def project_lines(view: SeatView, info: TableInfo, locale: str) -> str | None:
     return "\n".join(lines)
 
 
-def baloot_line(view: SeatView, info: TableInfo, locale: str) -> str | None:
+def baloot_line(view: View, info: TableInfo, locale: str) -> str | None:
     """``Baloot: Ali`` once the holder has played both K and Q of trumps (R6.3)."""
     if view.baloot_announced is None:
         return None
@@ -117,16 +128,16 @@ def trick_lines(trick: TrickView, info: TableInfo, locale: str) -> str:
     )
 
 
-def last_trick(view: SeatView) -> TrickView | None:
+def last_trick(view: View) -> TrickView | None:
     return view.tricks[-1] if view.tricks else None
 
 
-def up_card_text(view: SeatView, locale: str) -> str | None:
+def up_card_text(view: View, locale: str) -> str | None:
     """The up card while it lies on the table (R2.2); afterwards the contract names its taker."""
     return card_text(view.up_card, locale) if view.phase == Phase.BIDDING else None
 
 
-def turn_line(view: SeatView, info: TableInfo, locale: str) -> str | None:
+def turn_line(view: View, info: TableInfo, locale: str) -> str | None:
     """``**Ali** to act — in 42 seconds`` with a Discord relative timestamp."""
     if view.to_move is None:
         return None

@@ -1,6 +1,7 @@
 """The channel message of a table: one per hand, edited as the hand goes on.
 
-Built from the public facts only (see :mod:`baloot.render.sections`), with the
+Built from the hand's :class:`~baloot.view.PublicView` only (see
+:mod:`baloot.render.sections`), so it cannot show a hidden card, with the
 R7 breakdown when the hand ends and the winner and score sheet when the match
 ends. It carries the "My hand" button while the match runs.
 """
@@ -12,14 +13,14 @@ from typing import Any, Final
 from ..bidding import Outcome
 from ..hand import Phase
 from ..i18n import resolve_locale, t
-from ..match import Match
 from ..rules import Rules
-from ..view import seat_view
+from ..summary import MatchSummary
+from ..view import PublicView
 from .components import PRIMARY, button, rows
 from .custom_ids import encode_table_id
 from .limits import DESCRIPTION, EMBED_TOTAL, FIELD_VALUE, clip
 from .model import Payload, TableInfo
-from .result import breakdown_embed, pair_lines, score_before, sheet_embed, team_label
+from .result import breakdown_embed, pair_lines, sheet_embed, team_label
 from .sections import (
     baloot_line,
     bid_lines,
@@ -59,10 +60,8 @@ def my_hand_components(info: TableInfo, locale: str) -> list[dict[str, Any]]:
     return rows([button(t("button.my_hand", locale), encode_table_id(info.table_id, "mine"), PRIMARY)])
 
 
-def table_embed(info: TableInfo, match: Match, index: int, locale: str) -> dict[str, Any]:
-    """The state of hand ``index``: seats, bids, contract, doubling, projects, tricks, turn."""
-    hand = match.hands[index]
-    view = seat_view(hand, hand.dealer)  # only public fields are read below
+def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: int, locale: str) -> dict[str, Any]:
+    """The state of hand ``index`` from its public view: seats, bids, contract, doubling, projects, tricks, turn."""
     description = [t(f"table.phase.{int(view.phase)}", locale)]
     if view.outcome == Outcome.THROWN_IN:
         description.append(t("table.thrown_in", locale))
@@ -90,8 +89,8 @@ def table_embed(info: TableInfo, match: Match, index: int, locale: str) -> dict[
             t("table.tricks_line", locale, team=team_label(team, locale), tricks=view.tricks_won[team],
               points=view.card_points[team]) for team in (0, 1))),
         _field(t("table.turn", locale), turn_line(view, info, locale)),
-        _field(t("table.match_score", locale), pair_lines(score_before(match, index), locale) + "\n"
-               + t("table.target", locale, target=match.rules.target), True),
+        _field(t("table.match_score", locale), pair_lines(sheet.score_after(index), locale) + "\n"
+               + t("table.target", locale, target=sheet.target), True),
     ]
     return {
         "title": t("table.title", locale, n=index + 1),
@@ -108,24 +107,27 @@ def _embed_size(embed: dict[str, Any]) -> int:
     return size + sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", []))
 
 
-def render_table(info: TableInfo, match: Match, locale: str | None = None, index: int | None = None) -> Payload:
-    """The table message for hand ``index`` (default: the current hand) of ``match``.
+def render_table(
+    info: TableInfo, view: PublicView, sheet: MatchSummary, locale: str | None = None, index: int | None = None
+) -> Payload:
+    """The table message of hand ``index`` (default: the match's latest hand), drawn from its public view.
 
-    At the end of the hand it adds the R7 breakdown; at the end of the match the
-    winner and the score sheet. ``locale`` defaults to the table's language.
+    ``view`` is the :class:`~baloot.view.PublicView` of that hand (never a
+    seat's view: the channel shows only what everyone may know) and ``sheet``
+    the match so far. At the end of the hand it adds the R7 breakdown; at the
+    end of the match the winner and the score sheet (R8). ``locale`` defaults
+    to the table's language.
     """
     loc = resolve_locale(locale if locale is not None else info.language)
-    if not match.hands:
-        return render_lobby(info, match.rules, loc)
-    i = len(match.hands) - 1 if index is None else index
-    embeds = [table_embed(info, match, i, loc)]
-    result = breakdown_embed(info, match, i, loc)
+    i = len(sheet.hands) - 1 if index is None else index
+    embeds = [table_embed(info, view, sheet, i, loc)]
+    result = breakdown_embed(info, sheet, i, loc)
     if result is not None:
         embeds.append(result)
-    over = match.finished and i == len(match.hands) - 1
+    over = sheet.winner is not None and i == len(sheet.hands) - 1
     if over:
         used = sum(_embed_size(e) for e in embeds)
-        embeds.append(sheet_embed(info, match, loc, budget=min(DESCRIPTION, EMBED_TOTAL - used - 400)))
+        embeds.append(sheet_embed(info, sheet, loc, budget=min(DESCRIPTION, EMBED_TOTAL - used - 400)))
     return {
         "content": "",
         "embeds": embeds,

@@ -21,9 +21,10 @@ from .errors import (
     TableFull,
     TableNotRunning,
 )
-from .info import ActResult, EndResult, PlayerHand, ScoreSheet, SeatInfo, TableInfo, Version
+from .info import ActResult, EndResult, PlayerHand, SeatInfo, TableInfo, Version
 from .listeners import Listener
 from .service import RngFactory, TableService
+from .snapshot import HandSnapshot, TableSnapshot
 
 __all__ = [
     "BOT_LEVELS",
@@ -33,6 +34,7 @@ __all__ = [
     "BotFactory",
     "BotPlayer",
     "EndResult",
+    "HandSnapshot",
     "Listener",
     "NoTableHere",
     "NotAllowed",
@@ -41,7 +43,6 @@ __all__ = [
     "PlayerHand",
     "RngFactory",
     "SafeBot",
-    "ScoreSheet",
     "SeatInfo",
     "SeatTaken",
     "StaleAction",
@@ -51,6 +52,7 @@ __all__ = [
     "TableInfo",
     "TableNotRunning",
     "TableService",
+    "TableSnapshot",
     "Version",
     "safe_action",
 ]

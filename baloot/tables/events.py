@@ -1,7 +1,9 @@
 """What the table service announces to its listeners (the Discord layer is one, a test another).
 
-Every event is a frozen dataclass naming its table and channel. Events of
-one table arrive in order, after what they report is committed to storage.
+Every event is a frozen dataclass naming its table and channel, and carrying
+the table's :class:`~.snapshot.TableSnapshot` published with it (set by the
+announcer). Events of one table arrive in order, after what they report is
+committed to storage.
 Listeners run while the table's lock is held: they may read the service
 (``public_view``, ``table_info``…) but must not act on the same table
 (schedule a task for that instead).
@@ -9,14 +11,15 @@ Listeners run while the table's lock is held: they may read the service
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from ..actions import Action
 from ..cards import Card
 from ..hand import Phase
+from ..summary import HandSummary, MatchSummary
 from .info import TableInfo, Version
+from .snapshot import TableSnapshot
 
 
 class EndReason(StrEnum):
@@ -33,6 +36,7 @@ class EndReason(StrEnum):
 class TableEvent:
     table_id: int
     channel_id: int
+    snapshot: TableSnapshot | None = field(default=None, compare=False, repr=False)  # set when announced
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -96,7 +100,7 @@ class HandFinished(TableEvent):
     """A hand is over (played out, thrown in or annulled). ``summary`` is R10's replay hand."""
 
     hand_no: int
-    summary: dict[str, Any]
+    summary: HandSummary
     hand_score: tuple[int, int]
     match_score: tuple[int, int]
 
@@ -107,7 +111,7 @@ class MatchFinished(TableEvent):
 
     winner: int
     score: tuple[int, int]
-    replay: dict[str, Any]
+    replay: MatchSummary
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -14,13 +14,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..actions import Action
-from ..record import replay_summary
 from ..storage.rows import StoredMessage, TableStatus
-from ..view import SeatView
+from ..summary import MatchSummary
+from ..view import PublicView
 from .base import ServiceBase
 from .errors import NoTableHere, NotAllowed, NotYourTurn, StaleAction, TableNotRunning
-from .info import ActResult, PlayerHand, ScoreSheet, Version
+from .info import ActResult, PlayerHand, Version
 from .live import LiveTable, seat_row
+from .snapshot import TableSnapshot
 
 
 class GameplayOps(ServiceBase):
@@ -88,11 +89,15 @@ class GameplayOps(ServiceBase):
             )
 
     def _player_hand(self, table: LiveTable, seat: int) -> PlayerHand:
-        view = table.view_of(seat)
-        hand_no = table.hand_no
-        version = table.version
+        """``seat``'s view from the table's published snapshot (all of it is committed)."""
+        snapshot = table.published
+        if snapshot is None or snapshot.version != table.version:
+            snapshot = table.publish()
+        view = snapshot.view_of(seat)
+        hand_no = snapshot.hand_no
+        version = snapshot.version
         assert view is not None and hand_no is not None and version is not None
-        deadline = table.deadline if table.to_move == seat else None
+        deadline = snapshot.deadline if snapshot.to_move == seat else None
         return PlayerHand(table.id, seat, hand_no, version, view, deadline)
 
     async def my_hand(self, table_id: int, user_id: int) -> PlayerHand:
@@ -123,19 +128,20 @@ class GameplayOps(ServiceBase):
             await self.turns.start_turn(table)
         return True
 
-    def score_sheet(self, channel_id: int) -> ScoreSheet:
-        """Every hand so far (R10 replay summaries) and the match score (R8)."""
+    def score_sheet(self, channel_id: int) -> MatchSummary:
+        """The match so far at a channel's table: each hand's summary and the score (R8)."""
         table = self._in_channel(channel_id)
-        if table.match is None:
-            return ScoreSheet(table.id, table.rules.target, (), (0, 0), None)
-        summary = replay_summary(table.match)
-        return ScoreSheet(
-            table.id, table.rules.target, tuple(summary["hands"]), table.match_score, table.match.winner
-        )
+        sheet = self.snapshot(table.id).sheet
+        return sheet if sheet is not None else MatchSummary((), (0, 0), None, table.rules.target)
 
-    def public_view(self, table_id: int) -> SeatView | None:
-        """What everyone may see of the current hand (no cards in hand; ``seat`` is -1)."""
+    def public_view(self, table_id: int) -> PublicView | None:
+        """What everyone may see of the current hand (R2-R8's public facts)."""
         return self._by_id(table_id).public_view()
+
+    def snapshot(self, table_id: int) -> TableSnapshot:
+        """The live table's latest published snapshot (issue 9: what the Discord layer renders)."""
+        table = self._by_id(table_id)
+        return table.published if table.published is not None else table.publish()
 
     # -- what the Discord layer keeps --------------------------------------------------------------
     async def set_dm_closed(self, table_id: int, user_id: int, closed: bool = True) -> bool:

@@ -100,17 +100,6 @@ class ActResult:
 
 
 @dataclass(frozen=True, slots=True)
-class ScoreSheet:
-    """The match so far: the R10 replay summary of each hand and the running score (R8)."""
-
-    table_id: int
-    target: int
-    hands: tuple[dict[str, Any], ...]
-    score: tuple[int, int]
-    winner: int | None
-
-
-@dataclass(frozen=True, slots=True)
 class EndResult:
     """The outcome of an ``end`` request: ended now, or a vote recorded."""
 

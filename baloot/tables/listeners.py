@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from .events import TableEvent
+
+if TYPE_CHECKING:
+    from .live import LiveTable
+
+E = TypeVar("E", bound=TableEvent)
 
 Listener = Callable[[TableEvent], Awaitable[None]]
 
@@ -13,7 +20,7 @@ log = logging.getLogger("baloot.tables")
 
 
 class Announcer:
-    """Calls each listener in turn; a listener's exception is logged and never breaks the service."""
+    """Publishes a table's snapshot and calls each listener in turn; a listener's exception is logged."""
 
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
@@ -28,9 +35,16 @@ class Announcer:
     def remove(self, listener: Listener) -> None:
         self._listeners.remove(listener)
 
-    async def emit(self, event: TableEvent) -> None:
+    async def emit(self, table: LiveTable, event: E) -> E:
+        """Publish ``table``'s snapshot, then tell every listener of ``event`` (which carries it).
+
+        Called only after what ``event`` reports is committed to storage, so a
+        published snapshot never runs ahead of the database (issue 9).
+        """
+        event = dataclasses.replace(event, snapshot=table.publish())
         for listener in list(self._listeners):
             try:
                 await listener(event)
             except Exception:
                 log.exception("listener %r failed on %s", listener, type(event).__name__)
+        return event

@@ -7,7 +7,6 @@ Only the table service changes a :class:`LiveTable`, always under
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import random
 from typing import Any
 
@@ -15,9 +14,11 @@ from ..hand import Hand
 from ..match import Match
 from ..rules import Rules
 from ..storage.rows import MatchResult, ResultSeat, SeatRow, TableRow, TableStatus
-from ..view import SeatView, seat_view
+from ..summary import HandSummary, MatchSummary, summarize_match
+from ..view import PublicView, SeatView, public_view, seat_view
 from .errors import NotSeated
 from .info import SeatInfo, TableInfo, Version
+from .snapshot import HandSnapshot, SeatViews, TableSnapshot
 
 Seats = list[SeatInfo | None]
 
@@ -49,6 +50,28 @@ def seat_row(table_id: int, info: SeatInfo) -> SeatRow:
     )
 
 
+class _HandParts:
+    """The parts of a snapshot built from one version of the hand (reused while it does not change)."""
+
+    __slots__ = ("final", "hand", "match", "sheet", "version", "views")
+
+    def __init__(
+        self,
+        version: Version,
+        match: Match,
+        hand: HandSnapshot,
+        views: SeatViews,
+        sheet: MatchSummary,
+        final: HandSnapshot | None,
+    ) -> None:
+        self.version = version
+        self.match = match
+        self.hand = hand
+        self.views = views
+        self.sheet = sheet
+        self.final = final  # the hand as it ended, if it has
+
+
 class LiveTable:
     """One open or playing table."""
 
@@ -72,6 +95,10 @@ class LiveTable:
         self.timeouts = [0, 0, 0, 0]  # timeouts in a row, per seat
         self.turn_task: asyncio.Task[None] | None = None
         self.deadline: float | None = None  # Unix time the current turn times out
+        self.published: TableSnapshot | None = None  # the latest snapshot (see publish)
+        self._parts: _HandParts | None = None  # what the latest snapshot built from the hand, by version
+        self._previous: HandSnapshot | None = None  # the hand before the current one, as it ended
+        self._finished: tuple[HandSummary, ...] = ()  # summaries of finished hands (they no longer change)
 
     # -- the game ---------------------------------------------------------------
     @property
@@ -107,13 +134,61 @@ class LiveTable:
             return None
         return seat_view(hand, seat, hand.match_score)
 
-    def public_view(self) -> SeatView | None:
-        """A view with no cards in hand and no legal actions: what everyone may see (seat -1)."""
+    def public_view(self) -> PublicView | None:
+        """What everyone may see of the current hand (R2-R8's public facts), or None before the deal."""
         hand = self.hand
-        if hand is None:
+        return None if hand is None else public_view(hand, hand.match_score)
+
+    # -- the published snapshot (issue 9) --------------------------------------------------
+    def publish(self) -> TableSnapshot:
+        """Freeze the table as it is now into :attr:`published` (call only when it is all committed).
+
+        The hand's views and the match summary are rebuilt only when the
+        version changed; seat changes, the deadline and votes are cheap.
+        """
+        parts = self._hand_parts()
+        snapshot = TableSnapshot(
+            info=self.info(),
+            hand=None if parts is None else parts.hand,
+            previous=self._previous,
+            views=(None, None, None, None) if parts is None else parts.views,
+            sheet=None if parts is None else parts.sheet,
+            deadline=self.deadline,
+        )
+        self.published = snapshot
+        return snapshot
+
+    def _hand_parts(self) -> _HandParts | None:
+        match, hand, hand_no, version = self.match, self.hand, self.hand_no, self.version
+        if match is None or hand is None or hand_no is None or version is None:
             return None
-        view = seat_view(hand, 0, hand.match_score)
-        return dataclasses.replace(view, seat=-1, hand=(), legal=())
+        parts = self._parts
+        if parts is not None and parts.version == version and parts.match is match:
+            return parts
+        if parts is not None and parts.hand.hand_no == hand_no - 1 and parts.final is not None:
+            self._previous = parts.final
+        elif self._previous is None or self._previous.hand_no != hand_no - 1:
+            self._previous = self._hand_snapshot(match, hand_no - 1)
+        public = public_view(hand, hand.match_score)
+        views: SeatViews = (
+            seat_view(hand, 0, public=public),
+            seat_view(hand, 1, public=public),
+            seat_view(hand, 2, public=public),
+            seat_view(hand, 3, public=public),
+        )
+        sheet = summarize_match(match, self._finished)
+        done = len(match.hands) if hand.finished else len(match.hands) - 1
+        self._finished = sheet.hands[:done]
+        snap = HandSnapshot(hand_no, version, public)
+        self._parts = _HandParts(version, match, snap, views, sheet, snap if hand.finished else None)
+        return self._parts
+
+    @staticmethod
+    def _hand_snapshot(match: Match, hand_no: int) -> HandSnapshot | None:
+        if hand_no < 0 or hand_no >= len(match.hands):
+            return None
+        hand = match.hands[hand_no]
+        return HandSnapshot(hand_no, (hand_no, len(hand.actions)), public_view(hand, hand.match_score))
 
     # -- seats -------------------------------------------------------------------
     def seat_of(self, user_id: int) -> int | None:

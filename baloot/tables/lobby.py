@@ -103,7 +103,7 @@ class LobbyOps(ServiceBase):
             self._register(table)
             async with table.lock:
                 info = table.info()
-                await self.announcer.emit(TableCreated(table_id=table.id, channel_id=channel_id, table=info))
+                await self.announcer.emit(table, TableCreated(table_id=table.id, channel_id=channel_id, table=info))
         return info
 
     async def join(
@@ -147,10 +147,13 @@ class LobbyOps(ServiceBase):
                 table.seats[target] = new
                 table.timeouts[target] = 0
                 self._seated[user_id] = table.id
-                await self.announcer.emit(SeatsChanged(table_id=table.id, channel_id=channel_id, table=table.info()))
+                await self.announcer.emit(
+                    table, SeatsChanged(table_id=table.id, channel_id=channel_id, table=table.info())
+                )
                 if table.status == TableStatus.PLAYING:
                     if returning:
                         await self.announcer.emit(
+                            table,
                             PlayerBack(table_id=table.id, channel_id=channel_id, seat=target, user_id=user_id)
                         )
                     if table.to_move == target:
@@ -178,7 +181,7 @@ class LobbyOps(ServiceBase):
             if not table.humans():
                 await self._close(table, TableStatus.ABANDONED, EndReason.EMPTY, user_id)
                 return table.info()
-            await self.announcer.emit(SeatsChanged(table_id=table.id, channel_id=channel_id, table=table.info()))
+            await self.announcer.emit(table, SeatsChanged(table_id=table.id, channel_id=channel_id, table=table.info()))
             if table.to_move == seat:
                 await self.turns.start_turn(table)
             return table.info()
@@ -217,7 +220,7 @@ class LobbyOps(ServiceBase):
             await self.storage.put_seats([seat_row(table.id, b) for b in bots])
             for bot in bots:
                 table.seats[bot.seat] = bot
-            await self.announcer.emit(SeatsChanged(table_id=table.id, channel_id=channel_id, table=table.info()))
+            await self.announcer.emit(table, SeatsChanged(table_id=table.id, channel_id=channel_id, table=table.info()))
             return table.info()
 
     async def end(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> EndResult:
@@ -239,6 +242,7 @@ class LobbyOps(ServiceBase):
                 votes = len(table.end_votes)
                 if votes < needed:
                     await self.announcer.emit(
+                        table,
                         EndVoteCast(
                             table_id=table.id, channel_id=channel_id, user_id=user_id, votes=votes, needed=needed
                         )
@@ -258,6 +262,7 @@ class LobbyOps(ServiceBase):
         table.status = status
         self._unregister(table)
         await self.announcer.emit(
+            table,
             TableEnded(
                 table_id=table.id,
                 channel_id=table.channel_id,
@@ -278,7 +283,7 @@ class LobbyOps(ServiceBase):
             await self.storage.set_table_language(table.id, lang)
             table.language = lang
             info = table.info()
-            await self.announcer.emit(TableSettingsChanged(table_id=table.id, channel_id=channel_id, table=info))
+            await self.announcer.emit(table, TableSettingsChanged(table_id=table.id, channel_id=channel_id, table=info))
             return info
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:

@@ -12,13 +12,15 @@ transaction as its last action (R8).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ..actions import Action, ActionType
+from ..cards import ALL_CARDS
 from ..match import Match, shuffled_deck
-from ..record import hand_summary, match_from_record, replay_summary
+from ..record import match_from_record
 from ..storage import Storage
 from ..storage.rows import TableStatus
-from ..view import seat_view
+from ..summary import summarize_hand, summarize_match
 from .events import (
     ActionApplied,
     HandFinished,
@@ -67,6 +69,7 @@ class Referee:
         version = table.version
         assert hand is not None and hand_no is not None and version is not None
         await self.announcer.emit(
+            table,
             HandStarted(
                 table_id=table.id,
                 channel_id=table.channel_id,
@@ -108,7 +111,7 @@ class Referee:
             table.status = TableStatus.FINISHED
             self.on_finished(table)
         for event in preface:
-            await self.announcer.emit(event)
+            await self.announcer.emit(table, event)
         await self._announce_action(table, applied, hand_no, idx, by_user_id, auto, by_bot)
         if match.needs_deal:
             await self.deal_next(table)
@@ -133,10 +136,11 @@ class Referee:
         match = table.match
         assert match is not None
         hand = match.hands[hand_no]
-        ids = {"table_id": table.id, "channel_id": table.channel_id}
+        ids: dict[str, Any] = {"table_id": table.id, "channel_id": table.channel_id}
         emit = self.announcer.emit
         info = table.seats[action.seat]
         await emit(
+            table,
             ActionApplied(
                 **ids,
                 hand_no=hand_no,
@@ -151,34 +155,35 @@ class Referee:
                 to_move=None if hand.finished else hand.to_move,
             )
         )
-        plays = sum(1 for a in hand.actions if a.type is ActionType.PLAY)
-        if action.type is ActionType.PLAY and plays % 4 == 0:
-            view = seat_view(hand, 0)
-            trick = view.tricks[-1]
-            assert trick.winner is not None
+        if action.type is ActionType.PLAY and not hand.trick and hand.tricks_history:
+            # R5: that card completed a trick; read it from the engine's own history
+            leader, winner, cards = hand.tricks_history[-1]
             await emit(
+                table,
                 TrickCompleted(
                     **ids,
                     hand_no=hand_no,
-                    trick_no=plays // 4,
-                    winner=trick.winner,
-                    cards=trick.cards,
-                    tricks_won=view.tricks_won,
-                    card_points=view.card_points,
-                )
+                    trick_no=len(hand.tricks_history),
+                    winner=winner,
+                    cards=tuple(((leader + i) & 3, ALL_CARDS[c]) for i, c in enumerate(cards)),
+                    tricks_won=(hand.tricks_won[0], hand.tricks_won[1]),
+                    card_points=(hand.card_points[0], hand.card_points[1]),
+                ),
             )
         if hand.finished:
             score = hand.score or (0, 0)
             await emit(
+                table,
                 HandFinished(
                     **ids,
                     hand_no=hand_no,
-                    summary=hand_summary(hand),
+                    summary=summarize_hand(hand),
                     hand_score=score,
                     match_score=table.match_score,
                 )
             )
         if match.winner is not None:
             await emit(
-                MatchFinished(**ids, winner=match.winner, score=table.match_score, replay=replay_summary(match))
+                table,
+                MatchFinished(**ids, winner=match.winner, score=table.match_score, replay=summarize_match(match))
             )

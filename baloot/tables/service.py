@@ -128,6 +128,7 @@ class TableService(LobbyOps, GameplayOps):
                 elif match is not None and match.needs_deal:
                     await self.referee.deal_next(table)
                 await self.announcer.emit(
+                    table,
                     TableResumed(table_id=table.id, channel_id=table.channel_id, table=table.info())
                 )
                 await self.turns.start_turn(table)

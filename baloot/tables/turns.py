@@ -81,6 +81,7 @@ class TurnRunner:
         delay = self.settings.bot_delay if played_for else table.turn_seconds
         table.deadline = self.clock() + delay
         await self.announcer.emit(
+            table,
             TurnStarted(
                 table_id=table.id,
                 channel_id=table.channel_id,
@@ -129,6 +130,7 @@ class TurnRunner:
                     return
                 info = table.seats[seat]
                 await self.announcer.emit(
+                    table,
                     TurnReminder(
                         table_id=table.id,
                         channel_id=table.channel_id,
@@ -180,6 +182,7 @@ class TurnRunner:
         table.timeouts[seat] = 0
         event = PlayerAway if away else PlayerBack
         await self.announcer.emit(
+            table,
             event(table_id=table.id, channel_id=table.channel_id, seat=seat, user_id=info.user_id)
         )
 

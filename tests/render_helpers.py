@@ -1,0 +1,17 @@
+"""Render a whole :class:`Match` the way the bot does: from the public view and the match summary."""
+
+from __future__ import annotations
+
+from baloot.match import Match
+from baloot.render import Payload, TableInfo, render_lobby, render_table
+from baloot.summary import summarize_match
+from baloot.view import public_view
+
+
+def table_payload(info: TableInfo, match: Match, locale: str | None = None, index: int | None = None) -> Payload:
+    """The channel message of hand ``index`` (default: the latest) of ``match``, or the lobby before a deal."""
+    if not match.hands:
+        return render_lobby(info, match.rules, locale)
+    i = len(match.hands) - 1 if index is None else index
+    hand = match.hands[i]
+    return render_table(info, public_view(hand, hand.match_score), summarize_match(match), locale, index=i)
