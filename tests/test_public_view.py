@@ -92,7 +92,7 @@ def random_hands(seed: int, count: int) -> list[tuple[Hand, list[int]]]:
     """``count`` random hands of one match, each with the actions chosen (as indices into the legal list)."""
     rng = random.Random(seed)
     match = Match(Rules(kawesh=seed % 3 == 0), first_dealer=seed % 4)
-    out = []
+    out: list[tuple[Hand, list[int]]] = []
     while len(out) < count and not match.finished:
         hand = match.deal(rng)
         choices = []
@@ -156,7 +156,7 @@ def test_the_channel_message_names_no_hidden_card(seed: int) -> None:
                     if s & 1 != state.project_team and p.suit is not None
                 )
             if i < len(choices):
-                match.apply(match.current.legal_actions()[choices[i]])
+                match.apply(match.hands[-1].legal_actions()[choices[i]])
     # not a vacuous pass: the rendering of a losing sequence is checked across the examples
     test_the_channel_message_names_no_hidden_card.seen += losing_sequences  # type: ignore[attr-defined]
 
@@ -186,7 +186,7 @@ def test_a_losing_teams_sequence_is_never_shown_in_the_channel() -> None:
                 match = Match(hand.rules, hand.dealer)
                 match.deal(list(hand.deck))
                 for i in choices[: steps.index(state)]:
-                    match.apply(match.current.legal_actions()[i])
+                    match.apply(match.hands[-1].legal_actions()[i])
                 text = str(table_payload(INFO, match, "en"))
                 for _, project in lost:
                     hidden = {c for c in project.cards if c not in public_cards(state)}
