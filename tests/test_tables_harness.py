@@ -55,7 +55,8 @@ class Recorder:
 
 
 async def open_service(path: str | Path, **kwargs: Any) -> tuple[Storage, TableService, Recorder]:
-    """A Storage on ``path`` (an SQLite file or a PostgreSQL URL) and a TableService with seeded RNGs, no bot delay and a recorder."""
+    """A Storage on ``path`` (an SQLite file or a PostgreSQL URL) and a TableService with seeded RNGs,
+    no bot delay and a recorder."""
     storage = await Storage.open(path, synchronous="NORMAL")
     settings: dict[str, Any] = {
         "rng_factory": lambda table_id: random.Random(1000 + table_id),
