@@ -111,7 +111,7 @@ async def _pg_table(db: Database, table: str) -> TableSchema:
         else:
             indexes.add((r["name"], tuple(r["columns"]), r["is_unique"], r["partial"]))
     fks = await db.fetch_all(
-        """SELECT c.confrelid::regclass::text AS ref_table, c.confdeltype AS on_delete,
+        """SELECT c.confrelid::regclass::text AS ref_table, c.confdeltype::text AS on_delete,
                   (SELECT array_agg(a.attname ORDER BY k.ord) FROM unnest(c.conkey) WITH ORDINALITY AS k(attnum, ord)
                    JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum) AS columns,
                   (SELECT array_agg(a.attname ORDER BY k.ord) FROM unnest(c.confkey) WITH ORDINALITY AS k(attnum, ord)

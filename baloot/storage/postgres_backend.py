@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Iterable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager, suppress
 from typing import Any, Final
 
 import asyncpg
@@ -35,6 +35,9 @@ _TRANSIENT: Final[tuple[type[BaseException], ...]] = (
     pg.ConnectionDoesNotExistError,
     OSError,  # refused, reset, unreachable; TimeoutError is one too
 )
+_LOST_MESSAGES: Final = ("connection is closed", "released back to the pool")
+"""What asyncpg's interface errors say when the server dropped a connection in use: the pool
+detaches a lost connection, and the transaction's next statement finds it gone."""
 _DRIVER: Final[tuple[type[BaseException], ...]] = (
     pg.PostgresError,
     pg.InterfaceError,
@@ -46,20 +49,37 @@ _DRIVER: Final[tuple[type[BaseException], ...]] = (
 def storage_error(exc: BaseException) -> StorageError:
     """The storage layer's error for an asyncpg (or socket) error."""
     message = str(exc) or type(exc).__name__
-    if isinstance(exc, _TRANSIENT):
+    if isinstance(exc, _TRANSIENT) or (
+        isinstance(exc, pg.InterfaceError) and any(m in message for m in _LOST_MESSAGES)
+    ):
         return StorageUnavailable(f"PostgreSQL: {message}")
     if isinstance(exc, pg.IntegrityConstraintViolationError):
         return StorageConflict(f"PostgreSQL: {message}")
     return StorageError(f"PostgreSQL: {message}")
 
 
+def _lost(conn: Any) -> bool:
+    """Whether a connection in use is gone (closed, or detached by the pool because it was lost)."""
+    try:
+        return bool(conn.is_closed())
+    except pg.InterfaceError:
+        return True
+
+
 @contextmanager
-def mapped() -> Iterator[None]:
-    """Re-raise asyncpg's errors as the storage layer's (the driver's error is the ``__cause__``)."""
+def mapped(conn: Any = None) -> Iterator[None]:
+    """Re-raise asyncpg's errors as the storage layer's (the driver's error is the ``__cause__``).
+
+    With ``conn``, any error after which that connection is gone is :class:`StorageUnavailable`:
+    whatever asyncpg called it, the server dropped the connection and the transaction with it.
+    """
     try:
         yield
     except _DRIVER as exc:
-        raise storage_error(exc) from exc
+        error = storage_error(exc)
+        if conn is not None and not isinstance(error, StorageUnavailable) and _lost(conn):
+            error = StorageUnavailable(f"PostgreSQL: the connection was lost ({error})")
+        raise error from exc
 
 
 def _rowcount(status: str) -> int:
@@ -77,22 +97,22 @@ class PgConnection(Connection):
         self._conn = conn
 
     async def execute(self, sql: str, params: SqlParams = ()) -> int:
-        with mapped():
+        with mapped(self._conn):
             status: str = await self._conn.execute(POSTGRESQL.sql(sql), *params)
         return _rowcount(status)
 
     async def executemany(self, sql: str, rows: Iterable[SqlParams]) -> None:
         batch = [tuple(r) for r in rows]
         if batch:
-            with mapped():
+            with mapped(self._conn):
                 await self._conn.executemany(POSTGRESQL.sql(sql), batch)
 
     async def fetch_all(self, sql: str, params: SqlParams = ()) -> list[Row]:
-        with mapped():
+        with mapped(self._conn):
             return list(await self._conn.fetch(POSTGRESQL.sql(sql), *params))
 
     async def insert_id(self, sql: str, params: SqlParams = ()) -> int:
-        with mapped():
+        with mapped(self._conn):
             new_id = await self._conn.fetchval(POSTGRESQL.sql(sql) + " RETURNING id", *params)
         return int(new_id)
 
@@ -135,9 +155,23 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
+        """``BEGIN`` … ``COMMIT`` on a pooled connection (``ROLLBACK`` on any error).
+
+        If the connection was lost, the server has already discarded the
+        transaction: the error that says so is raised, not the failed rollback's.
+        """
         with mapped():
-            async with self._pool.acquire() as conn, conn.transaction():
-                yield PgConnection(conn)
+            async with self._pool.acquire() as conn:
+                tx = conn.transaction()
+                await tx.start()
+                try:
+                    yield PgConnection(conn)
+                except BaseException:
+                    with suppress(*_DRIVER):
+                        if not conn.is_closed():
+                            await tx.rollback()
+                    raise
+                await tx.commit()
 
     async def fetch_all(self, sql: str, params: SqlParams = ()) -> list[Row]:
         with mapped():
