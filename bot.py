@@ -65,7 +65,9 @@ class BalootBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         settings = self.settings
-        self.storage = storage = await Storage.open(settings.database_path, synchronous=settings.database_sync)
+        self.storage = storage = await Storage.open(
+            settings.database_url or settings.database_path, synchronous=settings.database_sync
+        )
         if settings.ai_workers > 0:
             self.executor = ProcessPoolExecutor(
                 settings.ai_workers, mp_context=multiprocessing.get_context("spawn")

@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .errors import BalootError
 
@@ -21,6 +22,7 @@ class Settings:
     token: str
     database_path: Path
     database_sync: str  # SQLite synchronous mode: FULL (default) or NORMAL
+    database_url: str | None  # postgresql://...: PostgreSQL instead of the SQLite file (issue 11)
     dev_guild_id: int | None
     default_language: str
     turn_seconds: int
@@ -31,11 +33,32 @@ class Settings:
     def __repr__(self) -> str:
         return (
             f"Settings(token=<hidden>, database_path={str(self.database_path)!r}, "
-            f"database_sync={self.database_sync!r}, "
+            f"database_sync={self.database_sync!r}, database_url={redact_url(self.database_url)!r}, "
             f"dev_guild_id={self.dev_guild_id}, default_language={self.default_language!r}, "
             f"turn_seconds={self.turn_seconds}, bot_delay_seconds={self.bot_delay_seconds}, "
             f"ai_workers={self.ai_workers}, log_level={self.log_level!r})"
         )
+
+
+def redact_url(url: str | None) -> str | None:
+    """A database URL with its password replaced by ``***`` (for logs and ``repr``)."""
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    return parts._replace(netloc=f"{parts.username or ''}:***@{host}").geturl()
+
+
+def _database_url(env: Mapping[str, str]) -> str | None:
+    """``DATABASE_URL``: unset or empty for SQLite; else a ``postgresql://`` (or ``postgres://``) URL."""
+    url = env.get("DATABASE_URL", "").strip()
+    if not url:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("DATABASE_URL must start with postgresql:// (leave it empty to use SQLite)")
+    return url
 
 
 def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
@@ -80,6 +103,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         token=token,
         database_path=Path(env.get("DATABASE_PATH", "").strip() or "data/baloot.db"),
         database_sync=sync,
+        database_url=_database_url(env),
         dev_guild_id=int(guild) if guild else None,
         default_language=language,
         turn_seconds=_int(env, "TURN_SECONDS", 60, 5, 600),

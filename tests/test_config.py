@@ -15,6 +15,17 @@ def test_defaults_and_hidden_token() -> None:
     assert settings.database_sync == "FULL"
     assert settings.turn_seconds == 60 and settings.default_language == "en"
     assert "secret-token-value" not in repr(settings)
+    assert settings.database_url is None  # SQLite unless DATABASE_URL is set
+
+
+def test_database_url_selects_postgresql_and_its_password_is_hidden() -> None:
+    url = "postgresql://baloot:pg-secret-pw@db.example:5432/baloot"
+    settings = load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": f"  {url} "})
+    assert settings.database_url == url
+    assert "pg-secret-pw" not in repr(settings)
+    assert "postgresql://baloot:***@db.example:5432/baloot" in repr(settings)
+    assert load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": "postgres://h/db"}).database_url == "postgres://h/db"
+    assert load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": ""}).database_url is None
 
 
 def test_missing_token_is_a_clear_error() -> None:
@@ -33,6 +44,7 @@ def test_missing_token_is_a_clear_error() -> None:
         ("BOT_DELAY_SECONDS", "-1"),
         ("AI_WORKERS", "99"),
         ("LOG_LEVEL", "LOUD"),
+        ("DATABASE_URL", "mysql://user:pw@host/db"),
     ],
 )
 def test_bad_values_name_the_setting_not_the_value(name: str, value: str) -> None:

@@ -13,8 +13,8 @@ from baloot.stats.facts import match_facts
 from baloot.tables.events import MatchFinished, TableEnded, TableEvent
 
 
-async def test_a_finished_match_is_counted_before_the_other_listeners_hear_of_it(tmp_path: Path) -> None:
-    storage, service, recorder = await open_service(tmp_path / "t.db")
+async def test_a_finished_match_is_counted_before_the_other_listeners_hear_of_it(database: str | Path) -> None:
+    storage, service, recorder = await open_service(database)
     stats = StatsService(storage)
     seen_by_presenter: list[int] = []
 
@@ -43,8 +43,8 @@ async def test_a_finished_match_is_counted_before_the_other_listeners_hear_of_it
         await storage.close()
 
 
-async def test_an_ended_table_records_nothing_but_abandons(tmp_path: Path) -> None:
-    storage, service, recorder = await open_service(tmp_path / "t.db")
+async def test_an_ended_table_records_nothing_but_abandons(database: str | Path) -> None:
+    storage, service, recorder = await open_service(database)
     service.add_listener(StatsRecorder(storage).on_event, first=True)
     try:
         table_id = await seat_four(service, target=152)

@@ -22,8 +22,8 @@ LAST_MONTH = datetime(2024, 2, 28, 9, tzinfo=UTC).timestamp()
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "stats.db", synchronous="NORMAL")
+async def storage(database: str | Path) -> AsyncIterator[Storage]:
+    opened = await Storage.open(database, synchronous="NORMAL")
     yield opened
     await opened.close()
 

@@ -16,8 +16,8 @@ A, B, C, D = 11, 12, 13, 14  # kaboot_match: team 0 (A, C) wins; three_hand_matc
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "stats.db", synchronous="NORMAL")
+async def storage(database: str | Path) -> AsyncIterator[Storage]:
+    opened = await Storage.open(database, synchronous="NORMAL")
     yield opened
     await opened.close()
 

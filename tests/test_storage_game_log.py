@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from storage_helpers import action_count, live_seat_of
 
-from baloot.storage import GuildSettings, MatchResult, ResultSeat, SeatRow, Storage, TableStatus
+from baloot.storage import GuildSettings, MatchResult, ResultSeat, SeatRow, Storage, StorageConflict, TableStatus
+from baloot.storage.stats_queries import StatsQueries
 
 DECK = [r + s for s in "SHDC" for r in "789TJQKA"]
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+async def storage(database: str | Path) -> AsyncIterator[Storage]:
     clock = iter(range(1000, 100000))
-    store = await Storage.open(tmp_path / "t.db", clock=lambda: float(next(clock)))
+    store = await Storage.open(database, clock=lambda: float(next(clock)))
     yield store
     await store.close()
 
@@ -35,14 +36,14 @@ async def test_a_table_and_its_creator_seat_are_stored(storage: Storage) -> None
     assert row is not None
     assert (row.status, row.rules, row.turn_seconds, row.language) == (TableStatus.OPEN, {"target": 21}, 30.0, "ar")
     assert await storage.seats(table_id) == [SeatRow(table_id, 0, 11, "Ali")]
-    assert await storage.live_table_in(7) == row
+    assert [t for t in await storage.live_tables() if t.channel_id == 7] == [row]
     assert await storage.live_tables() == [row]
-    assert await storage.live_seat_of(11) == (table_id, 0)
+    assert await live_seat_of(storage, 11) == (table_id, 0)
 
 
 async def test_one_live_table_per_channel(storage: Storage) -> None:
     first = await new_table(storage)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(StorageConflict):
         await new_table(storage)
     await storage.close_table(first, TableStatus.ENDED, "creator")
     second = await new_table(storage)  # a closed table frees the channel
@@ -63,14 +64,14 @@ async def test_seats_are_put_moved_and_removed_in_one_transaction(storage: Stora
     ]
     await storage.put_seats([SeatRow(table_id, 2, 12, "Badr", away=True, dm_closed=True, vacated=True)])
     assert (await storage.seats(table_id))[1].vacated
-    assert await storage.live_seat_of(12) is None  # a seat left does not count
+    assert await live_seat_of(storage, 12) is None  # a seat left does not count
     await storage.remove_seat(table_id, 3)
     assert [s.seat for s in await storage.seats(table_id)] == [0, 2]
 
 
 async def test_a_human_seat_needs_a_user(storage: Storage) -> None:
     table_id = await new_table(storage)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(StorageConflict):
         await storage.put_seats([SeatRow(table_id, 1, None, "nobody")])
     assert len(await storage.seats(table_id)) == 1
 
@@ -94,17 +95,17 @@ async def test_the_game_log_rebuilds_the_record(storage: Storage) -> None:
     }
     hands = await storage.hands(table_id)
     assert [(a.by_user_id, a.auto) for a in hands[0].actions] == [(14, False), (None, True)]
-    assert await storage.action_count(table_id) == 2
+    assert await action_count(storage, table_id) == 2
 
 
 async def test_an_action_index_is_stored_once(storage: Storage) -> None:
     table_id = await new_table(storage)
     await storage.start_match(table_id, 0, DECK)
     await storage.add_action(table_id, 0, 0, {"seat": 1, "type": "pass"}, by_user_id=12, auto=False)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(StorageConflict):
         await storage.add_action(table_id, 0, 0, {"seat": 1, "type": "sun"}, by_user_id=12, auto=False)
-    assert await storage.action_count(table_id) == 1
-    with pytest.raises(sqlite3.IntegrityError):  # no action without its hand's deck
+    assert await action_count(storage, table_id) == 1
+    with pytest.raises(StorageConflict):  # no action without its hand's deck
         await storage.add_action(table_id, 5, 0, {"seat": 1, "type": "pass"}, by_user_id=12, auto=False)
 
 
@@ -138,16 +139,16 @@ async def test_a_failed_result_write_rolls_back_the_action(storage: Storage) -> 
     table_id = await new_table(storage)
     await storage.start_match(table_id, 0, DECK)
     await storage.close_table(table_id, TableStatus.ENDED, "admin", result_of(table_id, winner=None, abandoned=True))
-    with pytest.raises(sqlite3.IntegrityError):  # a second result for the same table
+    with pytest.raises(StorageConflict):  # a second result for the same table
         await storage.add_action(
             table_id, 0, 0, {"seat": 1, "type": "pass"}, by_user_id=12, auto=False, result=result_of(table_id, winner=0)
         )
-    assert await storage.action_count(table_id) == 0
+    assert await action_count(storage, table_id) == 0
     stored = await storage.result(table_id)
     assert stored is not None and stored.abandoned and stored.winner_team is None
 
 
-async def test_results_by_guild_newest_first(storage: Storage) -> None:
+async def test_results_are_stored_per_table_and_read_by_guild(storage: Storage) -> None:
     ids = []
     for channel in (1, 2, 3):
         table_id = await new_table(storage, channel)
@@ -155,9 +156,14 @@ async def test_results_by_guild_newest_first(storage: Storage) -> None:
         ids.append(table_id)
     other = await new_table(storage, 4)
     await storage.close_table(other, TableStatus.FINISHED, "finished", result_of(other, winner=0, guild=2))
-    assert [r.table_id for r in await storage.results(1)] == list(reversed(ids))
-    assert [r.table_id for r in await storage.results(1, limit=1)] == [ids[-1]]
-    assert [r.table_id for r in await storage.results(2)] == [other]
+    queries = StatsQueries(storage.db)
+    for table_id in ids:
+        stored = await storage.result(table_id)
+        assert stored == result_of(table_id, winner=1)
+        assert await queries.record_text(1, table_id) is not None
+        assert await queries.record_text(2, table_id) is None  # another server's match
+    assert await queries.record_text(2, other) is not None and await queries.record_text(1, other) is None
+    assert await queries.unrecorded() == [*ids, other]
 
 
 async def test_a_live_status_cannot_close_a_table(storage: Storage) -> None:
@@ -172,8 +178,10 @@ async def test_messages_and_guild_settings(storage: Storage) -> None:
     await storage.set_message(table_id, "hand:0", 7, 2)
     await storage.set_message(table_id, "dm:12", 99, 3)
     assert [(m.key, m.message_id) for m in await storage.messages(table_id)] == [("dm:12", 3), ("hand:0", 2)]
-    await storage.forget_message(table_id, "dm:12")
-    assert [m.key for m in await storage.messages(table_id)] == ["hand:0"]
+    await storage.set_message(table_id, "dm:12", 98, 4)
+    assert [(m.key, m.channel_id, m.message_id) for m in await storage.messages(table_id)] == [
+        ("dm:12", 98, 4), ("hand:0", 7, 2)
+    ]
 
     assert await storage.guild_settings(5) == GuildSettings(5)
     await storage.save_guild_settings(GuildSettings(5, "ar", True))

@@ -55,8 +55,8 @@ async def human_plays_with_bots(service: TableService, recorder: Recorder, human
     return info.id
 
 
-async def test_a_match_with_three_bots(tmp_path: Path) -> None:
-    storage, service, recorder = await open_service(tmp_path / "b.db", bot_factory=legal_bot_factory)
+async def test_a_match_with_three_bots(database: str | Path) -> None:
+    storage, service, recorder = await open_service(database, bot_factory=legal_bot_factory)
     try:
         table_id = await human_plays_with_bots(service, recorder, USERS[0], 1)
         assert recorder.of(MatchFinished)
@@ -80,10 +80,10 @@ class ThreadNotingBot(LegalBot):
         return super().choose(view, rng)
 
 
-async def test_bots_choose_off_the_event_loop(tmp_path: Path) -> None:
+async def test_bots_choose_off_the_event_loop(database: str | Path) -> None:
     executor = ThreadPoolExecutor(max_workers=1)
     storage, service, recorder = await open_service(
-        tmp_path / "x.db", bot_factory=lambda level: ThreadNotingBot(level), bot_executor=executor
+        database, bot_factory=lambda level: ThreadNotingBot(level), bot_executor=executor
     )
     try:
         await human_plays_with_bots(service, recorder, USERS[0], 2)
@@ -107,11 +107,11 @@ class PidBot(LegalBot):
         return super().choose(view, rng)
 
 
-async def test_bots_can_run_in_a_process_pool(tmp_path: Path) -> None:
+async def test_bots_can_run_in_a_process_pool(tmp_path: Path, database: str | Path) -> None:
     executor = ProcessPoolExecutor(max_workers=1)
     pids = tmp_path / "pids.txt"
     storage, service, recorder = await open_service(
-        tmp_path / "p.db", bot_factory=lambda level: PidBot(pids), bot_executor=executor
+        database, bot_factory=lambda level: PidBot(pids), bot_executor=executor
     )
     try:
         info = await service.create(GUILD, CHANNEL, USERS[0], "Ali")
@@ -143,8 +143,8 @@ class BrokenBot:
 
 
 @pytest.mark.parametrize("illegal", [True, False])
-async def test_a_broken_bot_is_replaced_by_the_safe_policy(tmp_path: Path, illegal: bool) -> None:
-    storage, service, recorder = await open_service(tmp_path / "k.db", bot_factory=lambda level: BrokenBot(illegal))
+async def test_a_broken_bot_is_replaced_by_the_safe_policy(database: str | Path, illegal: bool) -> None:
+    storage, service, recorder = await open_service(database, bot_factory=lambda level: BrokenBot(illegal))
     try:
         table_id = await human_plays_with_bots(service, recorder, USERS[0], 3)
         assert recorder.of(MatchFinished)
@@ -154,8 +154,8 @@ async def test_a_broken_bot_is_replaced_by_the_safe_policy(tmp_path: Path, illeg
         await storage.close()
 
 
-async def test_a_seat_left_is_played_for_and_given_back(tmp_path: Path) -> None:
-    storage, service, recorder = await open_service(tmp_path / "l.db", bot_factory=legal_bot_factory)
+async def test_a_seat_left_is_played_for_and_given_back(database: str | Path) -> None:
+    storage, service, recorder = await open_service(database, bot_factory=legal_bot_factory)
     try:
         table_id = await seat_four(service, target=500)
         rng = random.Random(9)
@@ -189,8 +189,8 @@ async def test_a_seat_left_is_played_for_and_given_back(tmp_path: Path) -> None:
         await storage.close()
 
 
-async def test_when_every_person_leaves_the_match_is_abandoned(tmp_path: Path) -> None:
-    storage, service, recorder = await open_service(tmp_path / "e.db", bot_factory=legal_bot_factory)
+async def test_when_every_person_leaves_the_match_is_abandoned(database: str | Path) -> None:
+    storage, service, recorder = await open_service(database, bot_factory=legal_bot_factory)
     try:
         info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", rules={"target": 500})
         await service.join(CHANNEL, USERS[1], NAMES[USERS[1]])

@@ -17,8 +17,8 @@ Env = tuple[Storage, TableService, Recorder]
 
 
 @pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    storage, service, recorder = await open_service(tmp_path / "end.db")
+async def env(database: str | Path) -> AsyncIterator[Env]:
+    storage, service, recorder = await open_service(database)
     yield storage, service, recorder
     await service.close()
     await storage.close()

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from storage_helpers import action_count
+
 from baloot.actions import Action, ActionType
 from baloot.storage import Storage
 from baloot.tables import ActResult, TableService
@@ -52,8 +54,9 @@ class Recorder:
         return [type(e).__name__ for e in self.events]
 
 
-async def open_service(path: Path, **kwargs: Any) -> tuple[Storage, TableService, Recorder]:
-    """A Storage on ``path`` and a TableService with seeded RNGs, no bot delay and a recorder."""
+async def open_service(path: str | Path, **kwargs: Any) -> tuple[Storage, TableService, Recorder]:
+    """A Storage on ``path`` (an SQLite file or a PostgreSQL URL) and a TableService with seeded RNGs,
+    no bot delay and a recorder."""
     storage = await Storage.open(path, synchronous="NORMAL")
     settings: dict[str, Any] = {
         "rng_factory": lambda table_id: random.Random(1000 + table_id),
@@ -112,5 +115,5 @@ async def snapshot(storage: Storage, service: TableService, table_id: int) -> tu
         await storage.game_record(table_id),
         await storage.seats(table_id),
         await storage.table(table_id),
-        await storage.action_count(table_id),
+        await action_count(storage, table_id),
     )

@@ -28,8 +28,8 @@ Env = tuple[Storage, TableService, Recorder]
 
 
 @pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    storage, service, recorder = await open_service(tmp_path / "lobby.db", bot_factory=legal_bot_factory)
+async def env(database: str | Path) -> AsyncIterator[Env]:
+    storage, service, recorder = await open_service(database, bot_factory=legal_bot_factory)
     yield storage, service, recorder
     await service.close()
     await storage.close()
@@ -181,8 +181,8 @@ async def test_fill_with_bots(env: Env) -> None:
         await service.fill_with_bots(CHANNEL, 11, "easy")
 
 
-async def test_no_bots_without_a_factory(tmp_path: Path) -> None:
-    storage, service, _ = await open_service(tmp_path / "nobots.db")
+async def test_no_bots_without_a_factory(database: str | Path) -> None:
+    storage, service, _ = await open_service(database)
     try:
         await service.create(GUILD, CHANNEL, 11, "Ali")
         with pytest.raises(NotAllowed, match="Bots"):

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from storage_helpers import action_count
 from test_tables_harness import (
     CHANNEL,
     USERS,
@@ -47,8 +48,8 @@ Env = tuple[Storage, TableService, Recorder]
 
 
 @pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    storage, service, recorder = await open_service(tmp_path / "play.db")
+async def env(database: str | Path) -> AsyncIterator[Env]:
+    storage, service, recorder = await open_service(database)
     yield storage, service, recorder
     await service.close()
     await storage.close()
@@ -112,7 +113,7 @@ async def test_an_action_is_in_the_database_before_any_listener_hears_of_it(env:
     service.add_listener(reader)
     table_id = await seat_four(service)
     await play_to_end(service, table_id, random.Random(8))
-    assert len(seen) == await storage.action_count(table_id) > 30
+    assert len(seen) == await action_count(storage, table_id) > 30
 
 
 async def test_a_failing_listener_breaks_nothing(env: Env) -> None:
@@ -125,7 +126,7 @@ async def test_a_failing_listener_breaks_nothing(env: Env) -> None:
     table_id = await seat_four(service)
     for _ in range(10):
         await play_one(service, table_id, random.Random(1))
-    assert await storage.action_count(table_id) == 10
+    assert await action_count(storage, table_id) == 10
     assert len(recorder.of(ActionApplied)) == 10
 
 
@@ -189,10 +190,10 @@ async def test_a_double_click_is_applied_once(env: Env) -> None:
     assert info.to_move is not None and info.version is not None
     user = user_at(service, table_id, info.to_move)
     await service.act(table_id, user, {"type": "pass"}, info.version)
-    count = await storage.action_count(table_id)
+    count = await action_count(storage, table_id)
     with pytest.raises(StaleAction):
         await service.act(table_id, user, {"type": "pass"}, info.version)
-    assert await storage.action_count(table_id) == count == 1
+    assert await action_count(storage, table_id) == count == 1
     assert len(recorder.of(ActionApplied)) == 1
 
 
@@ -227,13 +228,13 @@ async def test_many_presses_race_and_exactly_one_wins(env: Env) -> None:
     assert info.to_move is not None and info.version is not None
     user = user_at(service, table_id, info.to_move)
     legal = (await service.my_hand(table_id, user)).view.legal
-    count = await storage.action_count(table_id)
+    count = await action_count(storage, table_id)
     presses = [service.act(table_id, user, a.to_json(), info.version) for a in legal for _ in range(3)]
     outcomes = await asyncio.gather(*presses, return_exceptions=True)
     winners = [o for o in outcomes if not isinstance(o, BaseException)]
     assert len(winners) == 1 and winners[0] is outcomes[0]
     assert all(isinstance(o, StaleAction) for o in outcomes[1:])
-    assert await storage.action_count(table_id) == count + 1
+    assert await action_count(storage, table_id) == count + 1
 
 
 async def test_a_failed_commit_leaves_memory_as_the_database(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:

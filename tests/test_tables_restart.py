@@ -29,8 +29,8 @@ from baloot.tables.events import ActionApplied, TableResumed, TurnStarted
 ROOT = Path(__file__).resolve().parent.parent
 
 
-async def test_a_crash_loses_nothing_and_the_match_goes_on(tmp_path: Path) -> None:
-    path = tmp_path / "crash.db"
+async def test_a_crash_loses_nothing_and_the_match_goes_on(database: str | Path) -> None:
+    path = database
     storage1, service1, _ = await open_service(path)
     table_id = await seat_four(service1, target=60)
     rng = random.Random(11)
@@ -70,8 +70,8 @@ async def test_a_crash_loses_nothing_and_the_match_goes_on(tmp_path: Path) -> No
         await storage2.close()
 
 
-async def test_an_open_table_resumes_with_its_seats(tmp_path: Path) -> None:
-    path = tmp_path / "open.db"
+async def test_an_open_table_resumes_with_its_seats(database: str | Path) -> None:
+    path = database
     storage1, service1, _ = await open_service(path)
     info = await service1.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=20, language="ar")
     await service1.join(CHANNEL, USERS[1], NAMES[USERS[1]], seat=3)
@@ -92,8 +92,8 @@ async def test_an_open_table_resumes_with_its_seats(tmp_path: Path) -> None:
         await storage2.close()
 
 
-async def test_a_finished_hand_without_the_next_deal_is_dealt_on_resume(tmp_path: Path) -> None:
-    path = tmp_path / "deal.db"
+async def test_a_finished_hand_without_the_next_deal_is_dealt_on_resume(database: str | Path) -> None:
+    path = database
     storage1, service1, _ = await open_service(path)
     table_id = await seat_four(service1, target=500)
     rng = random.Random(5)
@@ -122,7 +122,7 @@ from test_tables_harness import CHANNEL, open_service, seat_four, user_at
 from baloot.tables import NoTableHere
 
 async def main(path, seed):
-    storage, service, _ = await open_service(Path(path))
+    storage, service, _ = await open_service(path)
     await service.resume_all()
     try:
         table_id = service.table_info(CHANNEL).id
@@ -144,7 +144,9 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 """
 
 
-async def run_child_and_kill(path: Path, seed: int, acks_before_kill: int) -> list[tuple[int, int, dict[str, object]]]:
+async def run_child_and_kill(
+    path: str | Path, seed: int, acks_before_kill: int
+) -> list[tuple[int, int, dict[str, object]]]:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-c", CHILD, str(path), str(seed), str(ROOT),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
@@ -169,8 +171,8 @@ async def run_child_and_kill(path: Path, seed: int, acks_before_kill: int) -> li
     return acks
 
 
-async def test_sigkill_mid_match_several_times_loses_and_duplicates_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "kill.db"
+async def test_sigkill_mid_match_several_times_loses_and_duplicates_nothing(database: str | Path) -> None:
+    path = database
     acked: list[tuple[int, int, dict[str, object]]] = []
     for round_no, n in enumerate((15, 40, 25)):
         acked += await run_child_and_kill(path, round_no, n)

@@ -59,9 +59,9 @@ def test_safe_policy_passes_and_never_declares() -> None:
         safe_action([], None)
 
 
-async def test_reminder_then_timeout_plays_safe_and_says_so(tmp_path: Path) -> None:
+async def test_reminder_then_timeout_plays_safe_and_says_so(database: str | Path) -> None:
     storage, service, recorder = await open_service(
-        tmp_path / "t.db", reminder_seconds=0.1, bot_delay=0.0, away_after=5
+        database, reminder_seconds=0.1, bot_delay=0.0, away_after=5
     )
     try:
         info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=0.25)
@@ -91,8 +91,8 @@ async def test_reminder_then_timeout_plays_safe_and_says_so(tmp_path: Path) -> N
         await storage.close()
 
 
-async def test_acting_in_time_cancels_the_timer(tmp_path: Path) -> None:
-    storage, service, recorder = await open_service(tmp_path / "t.db", reminder_seconds=0.05)
+async def test_acting_in_time_cancels_the_timer(database: str | Path) -> None:
+    storage, service, recorder = await open_service(database, reminder_seconds=0.05)
     try:
         info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=0.15)
         for user in USERS[1:]:
@@ -118,9 +118,9 @@ async def run_until_away(service: TableService, recorder: Recorder, human: int) 
     await wait_for(recorder, PlayerAway)
 
 
-async def test_repeated_timeouts_mark_away_a_bot_takes_over_and_acting_brings_back(tmp_path: Path) -> None:
+async def test_repeated_timeouts_mark_away_a_bot_takes_over_and_acting_brings_back(database: str | Path) -> None:
     storage, service, recorder = await open_service(
-        tmp_path / "a.db", reminder_seconds=0.05, away_after=2, bot_factory=legal_bot_factory
+        database, reminder_seconds=0.05, away_after=2, bot_factory=legal_bot_factory
     )
     try:
         await run_until_away(service, recorder, USERS[0])
@@ -148,8 +148,8 @@ async def test_repeated_timeouts_mark_away_a_bot_takes_over_and_acting_brings_ba
         await storage.close()
 
 
-async def test_away_without_bots_is_played_by_the_safe_policy_and_back_by_acting(tmp_path: Path) -> None:
-    storage, service, recorder = await open_service(tmp_path / "s.db", reminder_seconds=0.02, away_after=1,
+async def test_away_without_bots_is_played_by_the_safe_policy_and_back_by_acting(database: str | Path) -> None:
+    storage, service, recorder = await open_service(database, reminder_seconds=0.02, away_after=1,
                                                     bot_delay=0.3)
     try:
         info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=0.3)
@@ -175,8 +175,8 @@ async def test_away_without_bots_is_played_by_the_safe_policy_and_back_by_acting
         await storage.close()
 
 
-async def test_acting_while_away_brings_the_player_back(tmp_path: Path) -> None:
-    storage, service, recorder = await open_service(tmp_path / "b.db", reminder_seconds=0.02, away_after=1,
+async def test_acting_while_away_brings_the_player_back(database: str | Path) -> None:
+    storage, service, recorder = await open_service(database, reminder_seconds=0.02, away_after=1,
                                                     bot_delay=5.0)
     try:
         info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=0.08)

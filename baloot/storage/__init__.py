@@ -1,6 +1,13 @@
-"""Persistence for the bot (issue 4, ARCHITECTURE.md): SQLite through aiosqlite, the only place with SQL."""
+"""Persistence for the bot (issues 4 and 11, ARCHITECTURE.md): the only place with SQL.
 
-from .database import DEFAULT_PATH, Database
+Two backends behind one interface: SQLite through aiosqlite (a file; the
+default) and PostgreSQL through asyncpg (a ``postgresql://`` URL). Callers
+see only :class:`Storage` and the storage layer's errors, never a driver's.
+"""
+
+from .database import DEFAULT_PATH, Connection, Database, StorageConflict, is_database_url, open_database
+from .dialect import POSTGRESQL, SQLITE, Dialect
+from .errors import StorageError, StorageUnavailable
 from .migrations import LATEST_VERSION, MIGRATIONS, migrate, schema_version
 from .rows import (
     GuildSettings,
@@ -19,17 +26,26 @@ __all__ = [
     "DEFAULT_PATH",
     "LATEST_VERSION",
     "MIGRATIONS",
+    "POSTGRESQL",
+    "SQLITE",
+    "Connection",
     "Database",
+    "Dialect",
     "GuildSettings",
     "MatchResult",
     "ResultSeat",
     "SeatRow",
     "Storage",
+    "StorageConflict",
+    "StorageError",
+    "StorageUnavailable",
     "StoredAction",
     "StoredHand",
     "StoredMessage",
     "TableRow",
     "TableStatus",
+    "is_database_url",
     "migrate",
+    "open_database",
     "schema_version",
 ]

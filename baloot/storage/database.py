@@ -1,30 +1,50 @@
-"""The SQLite connection: opening (WAL, foreign keys, migrations) and serialized transactions.
+"""The database behind the storage layer: one interface, two backends (issue 11).
 
-One :class:`Database` wraps one aiosqlite connection in autocommit mode. Every
-write runs in :meth:`Database.transaction`, which holds an asyncio lock so
-that the statements of concurrent tables never interleave on the shared
-connection; a transaction is committed (and, with ``synchronous=FULL``,
-flushed to disk) before it returns.
+:class:`Database` is a migrated database; its :meth:`Database.transaction`
+hands out a :class:`Connection` whose statements commit together (or, on any
+error, not at all). Queries are written once with ``?`` placeholders and the
+backend's :class:`~baloot.storage.dialect.Dialect` adapts them. Rows are read
+by column name or position (``row["id"]``, ``row[0]``) on both backends.
+
+The backends, :mod:`.sqlite_backend` (aiosqlite, the embedded default) and
+:mod:`.postgres_backend` (asyncpg with a pool), raise only the storage layer's
+errors (:mod:`.errors`, and :class:`StorageConflict` here) — never a driver's.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sqlite3
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
-import aiosqlite
-
-from .migrations import migrate
+from .dialect import Dialect
+from .errors import StorageError
 
 DEFAULT_PATH: Final = Path("data") / "baloot.db"
-"""Where the bot keeps its database unless ``DATABASE_PATH`` says otherwise."""
+"""Where the bot keeps its SQLite database unless ``DATABASE_PATH`` or ``DATABASE_URL`` says otherwise."""
 
-SqlParams = tuple[Any, ...]
+SqlParams = Sequence[Any]
+
+
+class StorageConflict(StorageError):
+    """A constraint refused the write (a duplicate key, a missing parent row, a failed check); nothing was written.
+
+    Not transient: the same write fails again. One live table per channel and
+    one action per (table, hand, index) are enforced this way.
+    """
+
+
+class Row(Protocol):
+    """A result row of either driver (``sqlite3.Row``, ``asyncpg.Record``): by name or by position."""
+
+    def __getitem__(self, key: Any, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def __len__(self) -> int: ...
 
 
 def dumps(obj: object) -> str:
@@ -36,69 +56,77 @@ def loads(text: str) -> Any:
     return json.loads(text)
 
 
-class Database:
-    """A migrated SQLite database behind one connection."""
+class Connection(ABC):
+    """The statements of one transaction (or one read), in the backend's dialect."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
-        self._conn = conn
-        self.path = path
-        self._lock = asyncio.Lock()
-        self.closed = False
+    dialect: Dialect
 
-    @classmethod
-    async def open(cls, path: str | Path = DEFAULT_PATH, *, synchronous: str = "FULL") -> Database:
-        """Open (creating the file and its folder if needed) and migrate to the latest schema."""
-        if synchronous not in ("FULL", "NORMAL", "EXTRA"):
-            raise ValueError(f"synchronous must be FULL, NORMAL or EXTRA, not {synchronous!r}")
-        where = Path(path)
-        if str(where) != ":memory:":
-            where.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(where, isolation_level=None)
-        try:
-            conn.row_factory = sqlite3.Row
-            await conn.execute("PRAGMA journal_mode=WAL")
-            await conn.execute(f"PRAGMA synchronous={synchronous}")
-            await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
-            await migrate(conn)
-        except BaseException:
-            await conn.close()
-            raise
-        return cls(conn, where)
-
-    async def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            async with self._lock:
-                await self._conn.close()
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any error), one at a time."""
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            await self._conn.execute("COMMIT")
-
+    @abstractmethod
     async def execute(self, sql: str, params: SqlParams = ()) -> int:
-        """One write statement in its own transaction; returns the rows changed."""
-        async with self.transaction() as db:
-            cur = await db.execute(sql, params)
-            return cur.rowcount
+        """One statement; returns the rows it changed."""
 
-    async def fetch_all(self, sql: str, params: SqlParams = ()) -> list[sqlite3.Row]:
-        async with self._lock, self._conn.execute(sql, params) as cur:
-            rows = await cur.fetchall()
-        return list(rows)
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Iterable[SqlParams]) -> None:
+        """One statement for many parameter rows."""
 
-    async def fetch_one(self, sql: str, params: SqlParams = ()) -> sqlite3.Row | None:
+    @abstractmethod
+    async def fetch_all(self, sql: str, params: SqlParams = ()) -> list[Row]:
+        """Every row of a query."""
+
+    async def fetch_one(self, sql: str, params: SqlParams = ()) -> Row | None:
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
 
-    async def executemany(self, db: aiosqlite.Connection, sql: str, rows: Iterable[SqlParams]) -> None:
-        """Inside a transaction: one statement for many parameter rows."""
-        await db.executemany(sql, list(rows))
+    @abstractmethod
+    async def insert_id(self, sql: str, params: SqlParams = ()) -> int:
+        """An ``INSERT`` into a table with an ``{AUTO_ID}`` key named ``id``; returns the new row's id."""
+
+
+class Database(ABC):
+    """A migrated database: transactions, and single statements each in their own."""
+
+    dialect: Dialect
+    closed: bool
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """Statements that commit together when the block ends, or roll back on any error."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the connection (or the pool); idempotent."""
+
+    @abstractmethod
+    async def fetch_all(self, sql: str, params: SqlParams = ()) -> list[Row]:
+        """Every row of a query (a read outside any transaction)."""
+
+    async def fetch_one(self, sql: str, params: SqlParams = ()) -> Row | None:
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
+
+    async def execute(self, sql: str, params: SqlParams = ()) -> int:
+        """One write statement in its own transaction; returns the rows changed."""
+        async with self.transaction() as tx:
+            return await tx.execute(sql, params)
+
+
+def is_database_url(where: str | Path) -> bool:
+    """Whether ``where`` names a PostgreSQL database (``postgresql://`` or ``postgres://``) rather than a file."""
+    return isinstance(where, str) and where.startswith(("postgresql://", "postgres://"))
+
+
+async def open_database(
+    where: str | Path = DEFAULT_PATH, *, synchronous: str = "FULL", pool_size: int = 10
+) -> Database:
+    """Open and migrate the database at ``where``: a PostgreSQL URL, or else a SQLite file.
+
+    ``synchronous`` applies to SQLite only; ``pool_size`` (the most connections
+    held at once) to PostgreSQL only.
+    """
+    if is_database_url(where):
+        from .postgres_backend import PostgresDatabase
+
+        return await PostgresDatabase.open(str(where), max_size=pool_size)
+    from .sqlite_backend import SqliteDatabase
+
+    return await SqliteDatabase.open(where, synchronous=synchronous)

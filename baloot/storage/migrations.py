@@ -1,51 +1,56 @@
-"""The database schema as numbered migrations (issue 4 "Persistence", issue 6 "Storage").
+"""The database schema as numbered migrations (issue 4 "Persistence", issue 6 "Storage", issue 11).
 
-Each migration is ``(version, SQL)``; :func:`migrate` applies, in order and
-each in its own transaction together with the new ``schema_version``, every
-migration newer than the database. A migration is never edited once
-released: a change to the schema is a new, higher-numbered migration.
+Each migration is ``(version, SQL)``, written once for both backends: only the
+types differ, named by the tokens ``{ID}``, ``{FLOAT}`` and ``{AUTO_ID}`` that
+:meth:`Dialect.schema` fills in (SQLite's text is exactly what was released).
+:func:`migrate` applies, in order and each in its own transaction together
+with the new ``schema_version``, every migration newer than the database. A
+migration is never edited once released: a change to the schema is a new,
+higher-numbered migration.
 
-Times are Unix seconds (REAL); JSON columns hold text written by the engine
-(``Rules.to_json``, ``Action.to_json``, R10 records).
+Times are Unix seconds (8-byte floats); Discord ids are 8-byte integers; JSON
+columns hold text written by the engine (``Rules.to_json``, ``Action.to_json``,
+R10 records); flags are 0/1 integers.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import aiosqlite
+if TYPE_CHECKING:
+    from .database import Connection, Database
 
 MIGRATIONS: Final[list[tuple[int, str]]] = [
     (
         1,
         """
         CREATE TABLE guild_settings (
-            guild_id INTEGER PRIMARY KEY,
+            guild_id {ID} PRIMARY KEY,
             language TEXT,
             ai_rated INTEGER NOT NULL DEFAULT 0 CHECK (ai_rated IN (0, 1))
         );
         CREATE TABLE tables (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            guild_id INTEGER NOT NULL,
-            channel_id INTEGER NOT NULL,
-            creator_id INTEGER NOT NULL,
+            id {AUTO_ID},
+            guild_id {ID} NOT NULL,
+            channel_id {ID} NOT NULL,
+            creator_id {ID} NOT NULL,
             status TEXT NOT NULL
                 CHECK (status IN ('open', 'playing', 'finished', 'ended', 'abandoned')),
             rules TEXT NOT NULL,
-            turn_seconds REAL NOT NULL CHECK (turn_seconds > 0),
+            turn_seconds {FLOAT} NOT NULL CHECK (turn_seconds > 0),
             language TEXT,
-            created_at REAL NOT NULL,
-            started_at REAL,
-            finished_at REAL,
+            created_at {FLOAT} NOT NULL,
+            started_at {FLOAT},
+            finished_at {FLOAT},
             end_reason TEXT
         );
         CREATE UNIQUE INDEX tables_one_live_per_channel
             ON tables (channel_id) WHERE status IN ('open', 'playing');
         CREATE INDEX tables_by_status ON tables (status);
         CREATE TABLE seats (
-            table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            table_id {ID} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
             seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
-            user_id INTEGER,
+            user_id {ID},
             display_name TEXT NOT NULL,
             is_bot INTEGER NOT NULL DEFAULT 0 CHECK (is_bot IN (0, 1)),
             bot_level TEXT,
@@ -57,21 +62,21 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         );
         CREATE INDEX seats_by_user ON seats (user_id);
         CREATE TABLE hands (
-            table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            table_id {ID} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
             hand_no INTEGER NOT NULL CHECK (hand_no >= 0),
             dealer INTEGER NOT NULL CHECK (dealer BETWEEN 0 AND 3),
             deck TEXT NOT NULL,
-            dealt_at REAL NOT NULL,
+            dealt_at {FLOAT} NOT NULL,
             PRIMARY KEY (table_id, hand_no)
         );
         CREATE TABLE actions (
-            table_id INTEGER NOT NULL,
+            table_id {ID} NOT NULL,
             hand_no INTEGER NOT NULL,
             idx INTEGER NOT NULL CHECK (idx >= 0),
             action TEXT NOT NULL,
-            by_user_id INTEGER,
+            by_user_id {ID},
             auto INTEGER NOT NULL DEFAULT 0 CHECK (auto IN (0, 1)),
-            created_at REAL NOT NULL,
+            created_at {FLOAT} NOT NULL,
             PRIMARY KEY (table_id, hand_no, idx),
             FOREIGN KEY (table_id, hand_no) REFERENCES hands (table_id, hand_no) ON DELETE CASCADE
         );
@@ -81,29 +86,29 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         2,
         """
         CREATE TABLE match_results (
-            table_id INTEGER PRIMARY KEY REFERENCES tables (id),
-            guild_id INTEGER NOT NULL,
-            finished_at REAL NOT NULL,
+            table_id {ID} PRIMARY KEY REFERENCES tables (id),
+            guild_id {ID} NOT NULL,
+            finished_at {FLOAT} NOT NULL,
             score0 INTEGER NOT NULL,
             score1 INTEGER NOT NULL,
             winner_team INTEGER CHECK (winner_team IN (0, 1)),
             hands_played INTEGER NOT NULL,
             record TEXT NOT NULL,
-            seat0_user_id INTEGER,
-            seat1_user_id INTEGER,
-            seat2_user_id INTEGER,
-            seat3_user_id INTEGER,
+            seat0_user_id {ID},
+            seat1_user_id {ID},
+            seat2_user_id {ID},
+            seat3_user_id {ID},
             has_bots INTEGER NOT NULL CHECK (has_bots IN (0, 1)),
             abandoned INTEGER NOT NULL CHECK (abandoned IN (0, 1))
         );
         CREATE INDEX match_results_by_guild_time ON match_results (guild_id, finished_at);
         CREATE TABLE result_seats (
-            table_id INTEGER NOT NULL REFERENCES match_results (table_id) ON DELETE CASCADE,
+            table_id {ID} NOT NULL REFERENCES match_results (table_id) ON DELETE CASCADE,
             seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
             team INTEGER NOT NULL CHECK (team IN (0, 1)),
-            guild_id INTEGER NOT NULL,
-            finished_at REAL NOT NULL,
-            user_id INTEGER,
+            guild_id {ID} NOT NULL,
+            finished_at {FLOAT} NOT NULL,
+            user_id {ID},
             is_bot INTEGER NOT NULL CHECK (is_bot IN (0, 1)),
             won INTEGER NOT NULL CHECK (won IN (0, 1)),
             left_early INTEGER NOT NULL CHECK (left_early IN (0, 1)),
@@ -117,10 +122,10 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         3,
         """
         CREATE TABLE table_messages (
-            table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            table_id {ID} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
             key TEXT NOT NULL,
-            channel_id INTEGER NOT NULL,
-            message_id INTEGER NOT NULL,
+            channel_id {ID} NOT NULL,
+            message_id {ID} NOT NULL,
             PRIMARY KEY (table_id, key)
         );
         """,
@@ -129,17 +134,17 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         4,
         """
         CREATE TABLE stats_matches (
-            table_id INTEGER PRIMARY KEY REFERENCES match_results (table_id) ON DELETE CASCADE,
-            guild_id INTEGER NOT NULL,
-            finished_at REAL NOT NULL,
+            table_id {ID} PRIMARY KEY REFERENCES match_results (table_id) ON DELETE CASCADE,
+            guild_id {ID} NOT NULL,
+            finished_at {FLOAT} NOT NULL,
             counted INTEGER NOT NULL CHECK (counted IN (0, 1)),
             rated INTEGER NOT NULL CHECK (rated IN (0, 1))
         );
         CREATE TABLE hand_facts (
-            table_id INTEGER NOT NULL REFERENCES match_results (table_id) ON DELETE CASCADE,
+            table_id {ID} NOT NULL REFERENCES match_results (table_id) ON DELETE CASCADE,
             hand_no INTEGER NOT NULL CHECK (hand_no >= 0),
-            guild_id INTEGER NOT NULL,
-            finished_at REAL NOT NULL,
+            guild_id {ID} NOT NULL,
+            finished_at {FLOAT} NOT NULL,
             contract TEXT CHECK (contract IN ('sun', 'hokum')),
             trump TEXT,
             declarer INTEGER CHECK (declarer BETWEEN 0 AND 3),
@@ -157,8 +162,8 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         );
         CREATE INDEX hand_facts_by_guild_time ON hand_facts (guild_id, finished_at);
         CREATE TABLE player_period_stats (
-            guild_id INTEGER NOT NULL,
-            user_id INTEGER NOT NULL,
+            guild_id {ID} NOT NULL,
+            user_id {ID} NOT NULL,
             period TEXT NOT NULL CHECK (period IN ('all', 'week', 'month')),
             period_key INTEGER NOT NULL,
             matches INTEGER NOT NULL,
@@ -179,9 +184,9 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
             gahwas INTEGER NOT NULL,
             gahwas_won INTEGER NOT NULL,
             points INTEGER NOT NULL,
-            win_rate REAL NOT NULL,
-            rating REAL,
-            last_played REAL NOT NULL,
+            win_rate {FLOAT} NOT NULL,
+            rating {FLOAT},
+            last_played {FLOAT} NOT NULL,
             PRIMARY KEY (guild_id, period, period_key, user_id)
         );
         CREATE INDEX player_period_stats_by_rating
@@ -191,7 +196,7 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         CREATE INDEX player_period_stats_by_win_rate
             ON player_period_stats (guild_id, period, period_key, win_rate DESC, matches DESC, user_id);
         CREATE TABLE guild_period_stats (
-            guild_id INTEGER NOT NULL,
+            guild_id {ID} NOT NULL,
             period TEXT NOT NULL CHECK (period IN ('all', 'week', 'month')),
             period_key INTEGER NOT NULL,
             matches INTEGER NOT NULL,
@@ -204,35 +209,35 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
             PRIMARY KEY (guild_id, period, period_key)
         );
         CREATE TABLE partner_stats (
-            guild_id INTEGER NOT NULL,
-            user_id INTEGER NOT NULL,
-            partner_id INTEGER NOT NULL,
+            guild_id {ID} NOT NULL,
+            user_id {ID} NOT NULL,
+            partner_id {ID} NOT NULL,
             matches INTEGER NOT NULL,
             wins INTEGER NOT NULL,
             PRIMARY KEY (guild_id, user_id, partner_id)
         );
         CREATE TABLE player_ratings (
-            guild_id INTEGER NOT NULL,
-            user_id INTEGER NOT NULL,
-            mu REAL NOT NULL,
-            sigma REAL NOT NULL,
-            rating REAL NOT NULL,
+            guild_id {ID} NOT NULL,
+            user_id {ID} NOT NULL,
+            mu {FLOAT} NOT NULL,
+            sigma {FLOAT} NOT NULL,
+            rating {FLOAT} NOT NULL,
             rated_matches INTEGER NOT NULL,
-            updated_at REAL NOT NULL,
+            updated_at {FLOAT} NOT NULL,
             PRIMARY KEY (guild_id, user_id)
         );
         CREATE INDEX player_ratings_by_rating ON player_ratings (guild_id, rating DESC);
         CREATE TABLE rating_history (
-            table_id INTEGER NOT NULL REFERENCES match_results (table_id) ON DELETE CASCADE,
-            user_id INTEGER NOT NULL,
-            guild_id INTEGER NOT NULL,
-            finished_at REAL NOT NULL,
-            mu_before REAL NOT NULL,
-            sigma_before REAL NOT NULL,
-            mu_after REAL NOT NULL,
-            sigma_after REAL NOT NULL,
-            rating_before REAL NOT NULL,
-            rating_after REAL NOT NULL,
+            table_id {ID} NOT NULL REFERENCES match_results (table_id) ON DELETE CASCADE,
+            user_id {ID} NOT NULL,
+            guild_id {ID} NOT NULL,
+            finished_at {FLOAT} NOT NULL,
+            mu_before {FLOAT} NOT NULL,
+            sigma_before {FLOAT} NOT NULL,
+            mu_after {FLOAT} NOT NULL,
+            sigma_after {FLOAT} NOT NULL,
+            rating_before {FLOAT} NOT NULL,
+            rating_after {FLOAT} NOT NULL,
             left_early INTEGER NOT NULL CHECK (left_early IN (0, 1)),
             PRIMARY KEY (table_id, user_id)
         );
@@ -251,38 +256,40 @@ def statements(sql: str) -> list[str]:
     return [s.strip() for s in sql.split(";") if s.strip()]
 
 
-async def schema_version(db: aiosqlite.Connection) -> int:
-    """The version of this database; 0 for a new one."""
-    await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-    async with db.execute("SELECT MAX(version) FROM schema_version") as cur:
-        row = await cur.fetchone()
+async def _current(tx: Connection) -> int:
+    await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    row = await tx.fetch_one("SELECT MAX(version) FROM schema_version")
     return int(row[0]) if row is not None and row[0] is not None else 0
 
 
-async def migrate(db: aiosqlite.Connection, target: int | None = None) -> int:
+async def schema_version(db: Database) -> int:
+    """The version of this database; 0 for a new one."""
+    async with db.transaction() as tx:
+        return await _current(tx)
+
+
+async def migrate(db: Database, target: int | None = None) -> int:
     """Bring the schema up to ``target`` (default: the latest); returns the new version.
 
-    ``db`` must be in autocommit mode (``isolation_level=None``) so that each
-    migration and its version row commit together, or not at all.
+    Each step takes the dialect's schema lock first, so processes that start
+    together on one PostgreSQL database migrate it once, one after the other.
     """
     goal = LATEST_VERSION if target is None else target
-    current = await schema_version(db)
-    if current > LATEST_VERSION:
-        raise RuntimeError(
-            f"the database schema is version {current}, newer than this code ({LATEST_VERSION})"
-        )
-    for version, sql in MIGRATIONS:
-        if version <= current or version > goal:
-            continue
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            for statement in statements(sql):
-                await db.execute(statement)
-            await db.execute("DELETE FROM schema_version")
-            await db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
-        await db.execute("COMMIT")
-        current = version
-    return current
+    lock = db.dialect.schema_lock
+    while True:
+        async with db.transaction() as tx:
+            if lock is not None:
+                await tx.execute(lock)
+            current = await _current(tx)
+            if current > LATEST_VERSION:
+                raise RuntimeError(
+                    f"the database schema is version {current}, newer than this code ({LATEST_VERSION})"
+                )
+            pending = [(v, sql) for v, sql in MIGRATIONS if current < v <= goal]
+            if not pending:
+                return current
+            version, sql = pending[0]
+            for statement in statements(db.dialect.schema(sql)):
+                await tx.execute(statement)
+            await tx.execute("DELETE FROM schema_version")
+            await tx.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))

@@ -8,15 +8,11 @@ the guild and time, indexed for per-player queries.
 
 from __future__ import annotations
 
-import sqlite3
-
-import aiosqlite
-
-from .database import dumps, loads
+from .database import Connection, Row, dumps, loads
 from .rows import MatchResult, ResultSeat
 
 
-async def insert_result(db: aiosqlite.Connection, result: MatchResult) -> None:
+async def insert_result(db: Connection, result: MatchResult) -> None:
     """Inside a transaction: write the result row and its seats."""
     users = result.user_ids()
     await db.execute(
@@ -59,7 +55,7 @@ async def insert_result(db: aiosqlite.Connection, result: MatchResult) -> None:
     )
 
 
-def result_from_rows(row: sqlite3.Row, seats: list[sqlite3.Row]) -> MatchResult:
+def result_from_rows(row: Row, seats: list[Row]) -> MatchResult:
     """Rebuild a :class:`MatchResult` from its row and its seat rows."""
     return MatchResult(
         table_id=row["table_id"],

@@ -7,10 +7,9 @@ a handful of rows by primary key, a history walks ``result_seats_by_player``.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Final
 
-from .database import Database
+from .database import Database, Row
 from .stats_rows import (
     BoardSort,
     HistoryEntry,
@@ -32,7 +31,7 @@ _BOARD: Final = {
 _PERIOD_ROW: Final = "guild_id = ? AND period = ? AND period_key = ? AND matches > 0"
 
 
-def _rating(row: sqlite3.Row) -> RatingRow:
+def _rating(row: Row) -> RatingRow:
     return RatingRow(int(row["user_id"]), row["mu"], row["sigma"], row["rating"], row["rated_matches"])
 
 

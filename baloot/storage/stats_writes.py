@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-import aiosqlite
-
+from .database import Connection
+from .dialect import DIALECTS, Dialect
 from .stats_rows import HandFactRow, Period, RatingChange, RatingRow, ServerTally, Tally
 
 DERIVED_TABLES: Final = (
@@ -27,33 +27,40 @@ DERIVED_TABLES: Final = (
 """Every table of migration 4, emptied by a rebuild."""
 
 _COUNTERS: Final = Tally.columns()
-_PLAYER_UPSERT: Final = (
-    f"INSERT INTO player_period_stats (guild_id, user_id, period, period_key, {', '.join(_COUNTERS)}, "
-    "win_rate, rating, last_played) "
-    f"VALUES (?, ?, ?, ?, {', '.join('?' for _ in _COUNTERS)}, ?, ?, ?) "
-    "ON CONFLICT (guild_id, period, period_key, user_id) DO UPDATE SET "
-    + ", ".join(f"{c} = {c} + excluded.{c}" for c in _COUNTERS)
-    + ", win_rate = CAST(wins + excluded.wins AS REAL) / MAX(matches + excluded.matches, 1)"
-    ", rating = COALESCE(excluded.rating, rating)"
-    ", last_played = MAX(last_played, excluded.last_played)"
-)
 _SERVER_COUNTERS: Final = ServerTally.columns()
+
+
+def _player_upsert(dialect: Dialect) -> str:
+    """Add a tally to a player's period row; the alias ``p`` names the stored row (PostgreSQL needs it)."""
+    return (
+        f"INSERT INTO player_period_stats AS p (guild_id, user_id, period, period_key, {', '.join(_COUNTERS)}, "
+        "win_rate, rating, last_played) "
+        f"VALUES (?, ?, ?, ?, {', '.join('?' for _ in _COUNTERS)}, ?, ?, ?) "
+        "ON CONFLICT (guild_id, period, period_key, user_id) DO UPDATE SET "
+        + ", ".join(f"{c} = p.{c} + excluded.{c}" for c in _COUNTERS)
+        + ", win_rate = CAST(p.wins + excluded.wins AS DOUBLE PRECISION)"
+        f" / {dialect.greatest}(p.matches + excluded.matches, 1)"
+        ", rating = COALESCE(excluded.rating, p.rating)"
+        f", last_played = {dialect.greatest}(p.last_played, excluded.last_played)"
+    )
+
+
+_PLAYER_UPSERT: Final = {d.name: _player_upsert(d) for d in DIALECTS}
 _SERVER_UPSERT: Final = (
-    f"INSERT INTO guild_period_stats (guild_id, period, period_key, {', '.join(_SERVER_COUNTERS)}) "
+    f"INSERT INTO guild_period_stats AS g (guild_id, period, period_key, {', '.join(_SERVER_COUNTERS)}) "
     f"VALUES (?, ?, ?, {', '.join('?' for _ in _SERVER_COUNTERS)}) "
     "ON CONFLICT (guild_id, period, period_key) DO UPDATE SET "
-    + ", ".join(f"{c} = {c} + excluded.{c}" for c in _SERVER_COUNTERS)
+    + ", ".join(f"{c} = g.{c} + excluded.{c}" for c in _SERVER_COUNTERS)
 )
 
 
-async def is_recorded(db: aiosqlite.Connection, table_id: int) -> bool:
+async def is_recorded(db: Connection, table_id: int) -> bool:
     """Whether this match's statistics are already written."""
-    async with db.execute("SELECT 1 FROM stats_matches WHERE table_id = ?", (table_id,)) as cur:
-        return await cur.fetchone() is not None
+    return await db.fetch_one("SELECT 1 FROM stats_matches WHERE table_id = ?", (table_id,)) is not None
 
 
 async def mark_recorded(
-    db: aiosqlite.Connection, table_id: int, guild_id: int, finished_at: float, *, counted: bool, rated: bool
+    db: Connection, table_id: int, guild_id: int, finished_at: float, *, counted: bool, rated: bool
 ) -> None:
     await db.execute(
         "INSERT INTO stats_matches (table_id, guild_id, finished_at, counted, rated) VALUES (?, ?, ?, ?, ?)",
@@ -62,7 +69,7 @@ async def mark_recorded(
 
 
 async def insert_hand_facts(
-    db: aiosqlite.Connection, table_id: int, guild_id: int, finished_at: float, hands: Sequence[HandFactRow]
+    db: Connection, table_id: int, guild_id: int, finished_at: float, hands: Sequence[HandFactRow]
 ) -> None:
     await db.executemany(
         """INSERT INTO hand_facts (table_id, hand_no, guild_id, finished_at, contract, trump, declarer, level,
@@ -80,7 +87,7 @@ async def insert_hand_facts(
 
 
 async def add_player_tallies(
-    db: aiosqlite.Connection,
+    db: Connection,
     guild_id: int,
     periods: Iterable[tuple[Period, int]],
     tallies: Iterable[tuple[int, Tally, float | None]],
@@ -93,44 +100,43 @@ async def add_player_tallies(
         rate = tally.wins / tally.matches if tally.matches else 0.0
         for period, key in keys:
             rows.append((guild_id, user_id, period.value, key, *tally.values(), rate, rating, finished_at))
-    await db.executemany(_PLAYER_UPSERT, rows)
+    await db.executemany(_PLAYER_UPSERT[db.dialect.name], rows)
 
 
 async def add_server_tally(
-    db: aiosqlite.Connection, guild_id: int, periods: Iterable[tuple[Period, int]], tally: ServerTally
+    db: Connection, guild_id: int, periods: Iterable[tuple[Period, int]], tally: ServerTally
 ) -> None:
     counts = tuple(getattr(tally, c) for c in _SERVER_COUNTERS)
     await db.executemany(_SERVER_UPSERT, [(guild_id, p.value, key, *counts) for p, key in periods])
 
 
 async def add_partnerships(
-    db: aiosqlite.Connection, guild_id: int, pairs: Iterable[tuple[int, int, bool]]
+    db: Connection, guild_id: int, pairs: Iterable[tuple[int, int, bool]]
 ) -> None:
     """Count a match played together for each (user, partner, won) — both directions are passed."""
     await db.executemany(
-        """INSERT INTO partner_stats (guild_id, user_id, partner_id, matches, wins) VALUES (?, ?, ?, 1, ?)
+        """INSERT INTO partner_stats AS s (guild_id, user_id, partner_id, matches, wins) VALUES (?, ?, ?, 1, ?)
            ON CONFLICT (guild_id, user_id, partner_id) DO UPDATE SET
-               matches = matches + 1, wins = wins + excluded.wins""",
+               matches = s.matches + 1, wins = s.wins + excluded.wins""",
         [(guild_id, user, partner, int(won)) for user, partner, won in pairs],
     )
 
 
-async def ratings_of(db: aiosqlite.Connection, guild_id: int, user_ids: Sequence[int]) -> dict[int, RatingRow]:
+async def ratings_of(db: Connection, guild_id: int, user_ids: Sequence[int]) -> dict[int, RatingRow]:
     """The stored ratings of these players in a server (players never rated are missing)."""
     if not user_ids:
         return {}
     marks = ", ".join("?" for _ in user_ids)
-    async with db.execute(
+    rows = await db.fetch_all(
         f"SELECT user_id, mu, sigma, rating, rated_matches FROM player_ratings "
         f"WHERE guild_id = ? AND user_id IN ({marks})",
         (guild_id, *user_ids),
-    ) as cur:
-        rows = await cur.fetchall()
+    )
     return {int(r[0]): RatingRow(int(r[0]), float(r[1]), float(r[2]), float(r[3]), int(r[4])) for r in rows}
 
 
 async def save_ratings(
-    db: aiosqlite.Connection, table_id: int, guild_id: int, finished_at: float, changes: Sequence[RatingChange]
+    db: Connection, table_id: int, guild_id: int, finished_at: float, changes: Sequence[RatingChange]
 ) -> None:
     """Store new ratings and their history rows."""
     await db.executemany(
@@ -158,7 +164,7 @@ async def save_ratings(
     )
 
 
-async def clear_derived(db: aiosqlite.Connection) -> None:
+async def clear_derived(db: Connection) -> None:
     """Empty every derived table (a rebuild starts here)."""
     for table in DERIVED_TABLES:
         await db.execute(f"DELETE FROM {table}")

@@ -1,21 +1,23 @@
-"""The storage layer (issue 4 "Persistence"): the only place with SQL.
+"""The storage layer (issue 4 "Persistence", issue 11 "two backends"): the only place with SQL.
 
 :class:`Storage` stores tables and seats, the game log of every match (each
 hand's deck and every accepted action, from which the R10 record is
 rebuilt), match results, the message ids the bot keeps, and server settings.
-Every write method is one transaction, committed before it returns.
+Every write method is one transaction, committed before it returns. The same
+methods run on SQLite (a file path) and PostgreSQL (a ``postgresql://`` URL);
+they raise only :class:`StorageError` and its kinds (:class:`StorageUnavailable`
+for transient faults, :class:`StorageConflict` for a refused constraint).
 """
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..match import RECORD_FORMAT
-from .database import DEFAULT_PATH, Database, dumps, loads
+from .database import DEFAULT_PATH, Connection, Database, Row, dumps, loads, open_database
 from .results import insert_result, result_from_rows
 from .rows import (
     GuildSettings,
@@ -31,7 +33,7 @@ from .rows import (
 _LIVE = ("open", "playing")
 
 
-def _table(row: sqlite3.Row) -> TableRow:
+def _table(row: Row) -> TableRow:
     return TableRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -48,7 +50,7 @@ def _table(row: sqlite3.Row) -> TableRow:
     )
 
 
-def _seat(row: sqlite3.Row) -> SeatRow:
+def _seat(row: Row) -> SeatRow:
     return SeatRow(
         table_id=row["table_id"],
         seat=row["seat"],
@@ -72,13 +74,19 @@ class Storage:
     @classmethod
     async def open(
         cls,
-        path: str | Path = DEFAULT_PATH,
+        where: str | Path = DEFAULT_PATH,
         *,
         synchronous: str = "FULL",
+        pool_size: int = 10,
         clock: Callable[[], float] = time.time,
     ) -> Storage:
-        """Open (or create) the database at ``path``, in WAL mode, migrated to the latest schema."""
-        return cls(await Database.open(path, synchronous=synchronous), clock)
+        """Open the database at ``where``, migrated to the latest schema.
+
+        ``where`` is a ``postgresql://user:pass@host/db`` URL, or else the path
+        of an SQLite file (created if missing; WAL mode; ``synchronous`` sets
+        its flushing). ``pool_size`` caps PostgreSQL connections.
+        """
+        return cls(await open_database(where, synchronous=synchronous, pool_size=pool_size), clock)
 
     async def close(self) -> None:
         await self.db.close()
@@ -112,17 +120,15 @@ class Storage:
     ) -> TableRow:
         """Insert an open table (and its creator's seat, ``table_id`` ignored) in one transaction.
 
-        Raises ``sqlite3.IntegrityError`` if the channel already has a live table.
+        Raises :class:`StorageConflict` if the channel already has a live table.
         """
         now = self.clock()
         async with self.db.transaction() as db:
-            cur = await db.execute(
+            table_id = await db.insert_id(
                 """INSERT INTO tables (guild_id, channel_id, creator_id, status, rules, turn_seconds,
                        language, created_at) VALUES (?, ?, ?, 'open', ?, ?, ?, ?)""",
                 (guild_id, channel_id, creator_id, dumps(rules), turn_seconds, language, now),
             )
-            table_id = cur.lastrowid
-            assert table_id is not None
             if first_seat is not None:
                 await self._put_seat(db, table_id, first_seat)
         return TableRow(
@@ -131,13 +137,6 @@ class Storage:
 
     async def table(self, table_id: int) -> TableRow | None:
         row = await self.db.fetch_one("SELECT * FROM tables WHERE id = ?", (table_id,))
-        return None if row is None else _table(row)
-
-    async def live_table_in(self, channel_id: int) -> TableRow | None:
-        """The open or playing table of a channel, if any."""
-        row = await self.db.fetch_one(
-            "SELECT * FROM tables WHERE channel_id = ? AND status IN (?, ?)", (channel_id, *_LIVE)
-        )
         return None if row is None else _table(row)
 
     async def live_tables(self) -> list[TableRow]:
@@ -168,10 +167,14 @@ class Storage:
         return [_seat(r) for r in rows]
 
     @staticmethod
-    async def _put_seat(db: Any, table_id: int, seat: SeatRow) -> None:
+    async def _put_seat(db: Connection, table_id: int, seat: SeatRow) -> None:
         await db.execute(
-            """INSERT OR REPLACE INTO seats (table_id, seat, user_id, display_name, is_bot, bot_level,
-                   away, dm_closed, vacated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            """INSERT INTO seats (table_id, seat, user_id, display_name, is_bot, bot_level,
+                   away, dm_closed, vacated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (table_id, seat) DO UPDATE SET user_id = excluded.user_id,
+                   display_name = excluded.display_name, is_bot = excluded.is_bot,
+                   bot_level = excluded.bot_level, away = excluded.away, dm_closed = excluded.dm_closed,
+                   vacated = excluded.vacated""",
             (
                 table_id,
                 seat.seat,
@@ -196,15 +199,6 @@ class Storage:
     async def remove_seat(self, table_id: int, seat: int) -> None:
         await self.put_seats((), remove=[(table_id, seat)])
 
-    async def live_seat_of(self, user_id: int) -> tuple[int, int] | None:
-        """(table id, seat) where this user sits at a live table, not counting seats they left."""
-        row = await self.db.fetch_one(
-            """SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id = s.table_id
-               WHERE s.user_id = ? AND s.vacated = 0 AND t.status IN (?, ?)""",
-            (user_id, *_LIVE),
-        )
-        return None if row is None else (row[0], row[1])
-
     # -- the game log (R10) --------------------------------------------------------------
     async def start_match(self, table_id: int, dealer: int, deck: Sequence[str]) -> None:
         """Mark the table playing and store its first hand's deck, in one transaction."""
@@ -223,7 +217,7 @@ class Storage:
 
     @staticmethod
     async def _insert_hand(
-        db: Any, table_id: int, hand_no: int, dealer: int, deck: Sequence[str], dealt_at: float
+        db: Connection, table_id: int, hand_no: int, dealer: int, deck: Sequence[str], dealt_at: float
     ) -> None:
         await db.execute(
             "INSERT INTO hands (table_id, hand_no, dealer, deck, dealt_at) VALUES (?, ?, ?, ?, ?)",
@@ -244,7 +238,7 @@ class Storage:
         """Append one accepted action; with ``result``, also close the match, atomically.
 
         The primary key (table, hand, index) makes a duplicate impossible: a
-        second write of the same index raises ``sqlite3.IntegrityError``.
+        second write of the same index raises :class:`StorageConflict`.
         """
         now = self.clock()
         async with self.db.transaction() as db:
@@ -293,10 +287,6 @@ class Storage:
             ],
         }
 
-    async def action_count(self, table_id: int) -> int:
-        row = await self.db.fetch_one("SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,))
-        return 0 if row is None else int(row[0])
-
     # -- results ---------------------------------------------------------------------------
     async def result(self, table_id: int) -> MatchResult | None:
         row = await self.db.fetch_one("SELECT * FROM match_results WHERE table_id = ?", (table_id,))
@@ -305,30 +295,14 @@ class Storage:
         seats = await self.db.fetch_all("SELECT * FROM result_seats WHERE table_id = ?", (table_id,))
         return result_from_rows(row, seats)
 
-    async def results(self, guild_id: int, *, since: float | None = None, limit: int = 50) -> list[MatchResult]:
-        """A server's results, newest first (issue 6 builds its queries beside this)."""
-        rows = await self.db.fetch_all(
-            """SELECT * FROM match_results WHERE guild_id = ? AND finished_at >= ?
-               ORDER BY finished_at DESC, table_id DESC LIMIT ?""",
-            (guild_id, since if since is not None else float("-inf"), limit),
-        )
-        out = []
-        for row in rows:
-            seats = await self.db.fetch_all(
-                "SELECT * FROM result_seats WHERE table_id = ?", (row["table_id"],)
-            )
-            out.append(result_from_rows(row, seats))
-        return out
-
     # -- messages the bot keeps -------------------------------------------------------------
     async def set_message(self, table_id: int, key: str, channel_id: int, message_id: int) -> None:
         await self.db.execute(
-            "INSERT OR REPLACE INTO table_messages (table_id, key, channel_id, message_id) VALUES (?, ?, ?, ?)",
+            """INSERT INTO table_messages (table_id, key, channel_id, message_id) VALUES (?, ?, ?, ?)
+               ON CONFLICT (table_id, key) DO UPDATE SET channel_id = excluded.channel_id,
+                   message_id = excluded.message_id""",
             (table_id, key, channel_id, message_id),
         )
-
-    async def forget_message(self, table_id: int, key: str) -> None:
-        await self.db.execute("DELETE FROM table_messages WHERE table_id = ? AND key = ?", (table_id, key))
 
     async def messages(self, table_id: int) -> list[StoredMessage]:
         rows = await self.db.fetch_all(

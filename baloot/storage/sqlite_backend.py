@@ -1,0 +1,154 @@
+"""SQLite through aiosqlite: the embedded default (one process, a file under ``data/``).
+
+One :class:`SqliteDatabase` wraps one aiosqlite connection in autocommit mode.
+Every write runs in :meth:`SqliteDatabase.transaction`, which holds an
+asyncio lock so that the statements of concurrent tables never interleave on
+the shared connection; a transaction is committed (and, with
+``synchronous=FULL``, flushed to disk) before it returns. Driver errors come
+out as :class:`StorageUnavailable` (locked, busy, full, I/O),
+:class:`StorageConflict` (a constraint) or :class:`StorageError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
+from pathlib import Path
+from typing import Final
+
+import aiosqlite
+
+from .database import DEFAULT_PATH, Connection, Database, Row, SqlParams, StorageConflict
+from .dialect import SQLITE
+from .errors import StorageError, StorageUnavailable
+from .migrations import migrate
+
+_TRANSIENT_CODES: Final = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR", "SQLITE_CANTOPEN",
+                           "SQLITE_PROTOCOL", "SQLITE_NOMEM")
+_TRANSIENT_MESSAGES: Final = ("database is locked", "database table is locked", "database is busy",
+                              "database or disk is full", "disk i/o error", "unable to open database file",
+                              "out of memory")
+
+
+def storage_error(exc: sqlite3.Error) -> StorageError:
+    """The storage layer's error for an SQLite error: transient faults are :class:`StorageUnavailable`."""
+    code = getattr(exc, "sqlite_errorname", None) or ""
+    message = str(exc)
+    if code.startswith(_TRANSIENT_CODES) or any(m in message.lower() for m in _TRANSIENT_MESSAGES):
+        return StorageUnavailable(f"SQLite: {message}")
+    if isinstance(exc, sqlite3.IntegrityError):
+        return StorageConflict(f"SQLite: {message}")
+    return StorageError(f"SQLite: {message}")
+
+
+@contextmanager
+def mapped() -> Iterator[None]:
+    """Re-raise SQLite's errors as the storage layer's (the driver's error is the ``__cause__``)."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise storage_error(exc) from exc
+
+
+class SqliteConnection(Connection):
+    """The shared aiosqlite connection, used while its database's lock is held."""
+
+    dialect = SQLITE
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: SqlParams = ()) -> int:
+        with mapped():
+            cur = await self._conn.execute(sql, params)
+            return cur.rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[SqlParams]) -> None:
+        with mapped():
+            await self._conn.executemany(sql, list(rows))
+
+    async def fetch_all(self, sql: str, params: SqlParams = ()) -> list[Row]:
+        with mapped():
+            async with self._conn.execute(sql, params) as cur:
+                rows = await cur.fetchall()
+        return list(rows)
+
+    async def insert_id(self, sql: str, params: SqlParams = ()) -> int:
+        with mapped():
+            cur = await self._conn.execute(sql, params)
+        if cur.lastrowid is None:
+            raise StorageError("SQLite: the insert returned no row id")
+        return cur.lastrowid
+
+
+class SqliteDatabase(Database):
+    """A migrated SQLite database behind one connection."""
+
+    dialect = SQLITE
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        self._conn = conn
+        self._tx = SqliteConnection(conn)
+        self.path = path
+        self._lock = asyncio.Lock()
+        self.closed = False
+
+    @classmethod
+    async def open(
+        cls, path: str | Path = DEFAULT_PATH, *, synchronous: str = "FULL", migrate_schema: bool = True
+    ) -> SqliteDatabase:
+        """Open (creating the file and its folder if needed) and migrate to the latest schema."""
+        if synchronous not in ("FULL", "NORMAL", "EXTRA"):
+            raise ValueError(f"synchronous must be FULL, NORMAL or EXTRA, not {synchronous!r}")
+        where = Path(path)
+        if str(where) != ":memory:":
+            where.parent.mkdir(parents=True, exist_ok=True)
+        with mapped():
+            conn = await aiosqlite.connect(where, isolation_level=None)
+        db = cls(conn, where)
+        try:
+            with mapped():
+                conn.row_factory = sqlite3.Row
+                await conn.execute("PRAGMA journal_mode=WAL")
+                await conn.execute(f"PRAGMA synchronous={synchronous}")
+                await conn.execute("PRAGMA foreign_keys=ON")
+                await conn.execute("PRAGMA busy_timeout=5000")
+            if migrate_schema:
+                await migrate(db)
+        except BaseException:
+            await conn.close()
+            raise
+        return db
+
+    async def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            async with self._lock:
+                await self._conn.close()
+
+    async def _rollback(self) -> None:
+        """Undo an open transaction, if SQLite has not already (an I/O error can end it)."""
+        # If even that fails the connection is broken; the transaction's own error is what the caller needs.
+        if self._conn.in_transaction:
+            with suppress(sqlite3.Error):
+                await self._conn.execute("ROLLBACK")
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any error, a failed commit included), one at a time."""
+        async with self._lock:
+            with mapped():
+                await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._tx
+                with mapped():
+                    await self._conn.execute("COMMIT")
+            except BaseException:
+                await self._rollback()
+                raise
+
+    async def fetch_all(self, sql: str, params: SqlParams = ()) -> list[Row]:
+        async with self._lock:
+            return await self._tx.fetch_all(sql, params)
