@@ -396,7 +396,11 @@ class Bench:
 
     async def run(self) -> None:
         self.build()
-        self.bot = await self.env.start_bot("bot.py", env=self.bot_env(), cwd=REPO, timeout=60)
+        script, env = "bot.py", self.bot_env()
+        if self.args.profile:
+            script = "scripts/profile_bot.py"
+            env["BALOOT_PROFILE_OUT"] = str(Path(self.args.profile).resolve())
+        self.bot = await self.env.start_bot(script, env=env, cwd=REPO, timeout=60)
         assert self.bot.pid is not None
         await asyncio.sleep(1.0)  # let start-up settle (imports, cache warm-up) before the baseline
         self.rss_base = self.rss_peak = rss_kib(self.bot.pid)
@@ -586,6 +590,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--db-dir", default=None,
                         help="where the bot's temporary SQLite file goes (default: the system temp dir; "
                              "/dev/shm takes the disk's fsync out of the figures)")
+    parser.add_argument("--profile", default=None, metavar="FILE",
+                        help="run the bot under cProfile and write its statistics to FILE (figures then include it)")
     parser.add_argument("--validate", action="store_true",
                         help="check every request body against Discord's OpenAPI schema (about 8 ms of this "
                              "process's CPU per call: the stand-in, not the bot, then limits the throughput)")

@@ -31,7 +31,8 @@ def resolve_locale(locale: object) -> str:
 
 def catalog(locale: str) -> Mapping[str, str]:
     """The whole catalog of a (resolved or raw) locale."""
-    return _CATALOGS[resolve_locale(locale)]
+    texts = _CATALOGS.get(locale)  # already resolved: the common case, no parsing
+    return texts if texts is not None else _CATALOGS[resolve_locale(locale)]
 
 
 def has_key(key: str) -> bool:
