@@ -235,4 +235,15 @@ _NOTICES: Final = {
     "notice.acted": "{name}: {action}",
 }
 
-AR: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **AR_HELP, **AR_STATS}
+_SAWA: Final = {  # R12 السوا: الإعلان ورفضه
+    "action.sawa": "سوا (الباقي لي)",
+    "error.sawa_off": "السوا غير معمول بها على هذه الطاولة.",
+    "error.sawa_mid_trick": "تُعلن السوا حين يكون عليك أن تبدأ الأكلة، لا في أثنائها.",
+    "error.sawa_early": "لا تُعلن السوا إلا من الأكلة الثالثة فصاعدًا.",
+    "error.sawa_locked": "سوا: ما زال عند غيرك حكم واللعب مقفول، فلا تستطيع أن تبدأ بالحكم لتسحبه.",
+    "error.sawa_trumps": "سوا: ما زال عند غيرك {count} من الحكم، وليس عندك مثل عددها من الحكم أعلى منها كلها.",
+    "error.sawa_higher": "سوا: ما زالت عند غيرك ورقة {suit} أعلى من إحدى أوراقك.",
+    "error.sawa_refused": "لا يمكن إعلان السوا الآن.",
+}
+
+AR: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **AR_HELP, **AR_STATS}

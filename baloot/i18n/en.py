@@ -247,4 +247,15 @@ _NOTICES: Final = {
     "notice.acted": "{name}: {action}",
 }
 
-EN: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **EN_HELP, **EN_STATS}
+_SAWA: Final = {  # R12 Sawa: the action, refusals of a claim
+    "action.sawa": "Sawa (claim the rest)",
+    "error.sawa_off": "Sawa is turned off at this table.",
+    "error.sawa_mid_trick": "Sawa is claimed when you lead, not during a trick.",
+    "error.sawa_early": "Sawa may be claimed only from the third trick on.",
+    "error.sawa_locked": "Sawa: trumps are still out and the play is locked, so you cannot lead trumps to draw them.",
+    "error.sawa_trumps": "Sawa: {count} trumps are still out and you do not hold as many trumps above all of them.",
+    "error.sawa_higher": "Sawa: a card of {suit} higher than one of yours is still out.",
+    "error.sawa_refused": "Sawa is not possible now.",
+}
+
+EN: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **EN_HELP, **EN_STATS}
