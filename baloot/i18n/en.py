@@ -249,6 +249,16 @@ _NOTICES: Final = {
 
 _SAWA: Final = {  # R12 Sawa: the action, refusals of a claim
     "action.sawa": "Sawa (claim the rest)",
+    "result.sawa": "Sawa",
+    "rules.sawa.name": "Sawa (سوا)",
+    "rules.sawa.value": (
+        "From the third trick, the player to lead may claim every remaining trick instead of leading, "
+        "when it is certain from their own cards: in each suit they hold, no higher card is still out; in "
+        "Hokum, with trumps still out, they need as many trumps above all of them (and an unlocked hand, "
+        "unless they hold only trumps). The claimant's team takes the remaining tricks and points, the "
+        "last trick's 10 included. The button appears only when the claim holds."
+    ),
+    "result.sawa_line": "**{name}** claimed the last {tricks} tricks, showing: {cards}",
     "error.sawa_off": "Sawa is turned off at this table.",
     "error.sawa_mid_trick": "Sawa is claimed when you lead, not during a trick.",
     "error.sawa_early": "Sawa may be claimed only from the third trick on.",

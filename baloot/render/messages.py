@@ -12,7 +12,7 @@ from .result import SheetSource, sheet_embed
 from .sections import notice_text
 from .table import NO_MENTIONS
 
-RULE_SECTIONS: Final = ("contracts", "bidding", "doubling", "play", "values", "projects", "scoring")
+RULE_SECTIONS: Final = ("contracts", "bidding", "doubling", "play", "values", "projects", "scoring", "sawa")
 BLUE: Final = 0x3498DB
 
 

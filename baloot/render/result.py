@@ -13,7 +13,7 @@ from ..record import hand_summary, replay_summary
 from ..scoring import GAHWA, HOKUM_TOTAL, KABOOT_HOKUM, KABOOT_SUN, SUN_TOTAL, counting_team
 from .limits import DESCRIPTION, FIELD_VALUE, clip
 from .model import TableInfo
-from .text import contract_text, level_text, project_name, seat_name
+from .text import cards_text, contract_text, level_text, project_name, seat_name, sort_cards
 
 GOLD: Final = 0xF1C40F
 GREEN: Final = 0x2ECC71
@@ -59,6 +59,16 @@ def _rule_line(hand: Hand, summary: dict[str, Any], winner: int, locale: str) ->
              total=total, pfactor=pfactor)
 
 
+def sawa_field(info: TableInfo, hand: Hand, locale: str) -> dict[str, Any] | None:
+    """R12: who claimed the remaining tricks, and the cards the claim showed (public once claimed)."""
+    seat = hand.sawa_by
+    if seat is None:
+        return None
+    cards = cards_text(sort_cards(hand.hand_of(seat), hand.trump_suit, hand.sun), locale)
+    return _field(t("result.sawa", locale), t("result.sawa_line", locale, name=seat_name(info, seat, locale),
+                                               tricks=8 - hand.trick_no, cards=cards))
+
+
 def breakdown_embed(info: TableInfo, match: Match, index: int, locale: str) -> dict[str, Any] | None:
     """Card points → game points → projects and Baloot → winner → multiplier → hand score (R7)."""
     hand = match.hands[index]
@@ -99,6 +109,9 @@ def breakdown_embed(info: TableInfo, match: Match, index: int, locale: str) -> d
         _field(t("result.score", locale), pair_lines(summary["score"], locale), True),
         _field(t("result.match_score", locale, n=index + 1), pair_lines(after, locale), True),
     ]
+    claim = sawa_field(info, hand, locale)
+    if claim is not None:
+        fields.insert(0, claim)
     return {"title": t("result.title", locale, n=index + 1), "color": GOLD, "fields": fields}
 
 
