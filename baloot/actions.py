@@ -23,6 +23,7 @@ class ActionType(StrEnum):
     GAHWA = "gahwa"
     DECLARE = "declare"
     PLAY = "play"
+    SAWA = "sawa"  # R12: the player to lead claims every remaining trick
 
     def __str__(self) -> str:
         return self.value
@@ -188,6 +189,9 @@ SIMPLE_ACTIONS: Final[tuple[dict[ActionType, Action], ...]] = tuple(
 
 DECLARE_ACTIONS: Final = tuple(Action(seat, ActionType.DECLARE) for seat in range(4))
 """``DECLARE_ACTIONS[seat]``: the interned declare actions."""
+
+SAWA_ACTIONS: Final = tuple(Action(seat, ActionType.SAWA) for seat in range(4))
+"""``SAWA_ACTIONS[seat]``: the interned Sawa claims (R12, R10 ``{"seat": s, "type": "sawa"}``)."""
 
 
 def _suit_byte_tables() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...]:

@@ -38,6 +38,7 @@ class Tally:
     pair_played: list[bool] = field(default_factory=list)  # a contract was played in either play
     hand_diffs: list[int] = field(default_factory=list)  # A minus B, one entry per hand played
     times: dict[str, list[float]] = field(default_factory=dict)  # seconds per decision, by level
+    sawa: list[int] = field(default_factory=lambda: [0, 0])  # Sawa claims (R12) by A, by B
 
     def merge(self, other: Tally) -> None:
         self.pair_diffs += other.pair_diffs
@@ -46,6 +47,7 @@ class Tally:
         self.hand_diffs += other.hand_diffs
         for level, times in other.times.items():
             self.times.setdefault(level, []).extend(times)
+        self.sawa = [self.sawa[0] + other.sawa[0], self.sawa[1] + other.sawa[1]]
 
 
 class Table:
@@ -53,6 +55,7 @@ class Table:
 
     def __init__(self, a: Player, b: Player, a_team: int, tally: Tally, seed: int) -> None:
         self.seats = [a if s & 1 == a_team else b for s in range(4)]
+        self.a_team = a_team
         self.rngs = [random.Random(seed * 4 + s) for s in range(4)]
         self.tally = tally
 
@@ -70,6 +73,8 @@ class Table:
             elapsed = perf() - start
             times.setdefault(player.name, []).append(elapsed)
             apply(action)  # raises IllegalActionError on an illegal choice
+        if hand.sawa_by is not None:
+            self.tally.sawa[0 if hand.sawa_by & 1 == self.a_team else 1] += 1
 
 
 def play_deal_pairs(a_level: str, b_level: str, first: int, count: int, seed: int, budget_ms: float | None) -> Tally:
@@ -175,6 +180,7 @@ def report(tally: Tally, args: argparse.Namespace, elapsed: float) -> str:
             else "A win rate (ties left out): no decided pairs"
         ),
         f"mean hand score difference A-B: {diff:+.2f} per hand (95% CI {diff - diff_ci:+.2f} .. {diff + diff_ci:+.2f})",
+        f"Sawa claims (R12): A {tally.sawa[0]}, B {tally.sawa[1]} (in {len(tally.hand_diffs)} hands)",
         "decision time per level (ms):",
     ]
     for level, times in sorted(tally.times.items()):

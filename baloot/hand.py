@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import Final
 
-from .actions import BAD_SUIT, DECLARE_ACTIONS, PLAYS_BY_SUIT_BYTE, Action, ActionType, is_seat
+from .actions import BAD_SUIT, DECLARE_ACTIONS, PLAYS_BY_SUIT_BYTE, SAWA_ACTIONS, Action, ActionType, is_seat
 from .bidding import Bidding, Outcome
 from .cards import (
     BEATS,
@@ -32,11 +32,14 @@ from .errors import GameOverError, IllegalActionError, NotationError, NotYourTur
 from .play import lead_mask, refusal
 from .projects import Project, best_projects, has_project
 from .rules import Rules
+from .sawa import FIRST_TRICK as SAWA_FIRST_TRICK
+from .sawa import claim_holds, claim_points, claim_refusal
 from .scoring import GAHWA, HandScore, score_hand
 
 _PLAY = ActionType.PLAY
 _DECLARE = ActionType.DECLARE
 _PASS = ActionType.PASS
+_SAWA = ActionType.SAWA
 
 
 class Phase(IntEnum):
@@ -145,6 +148,7 @@ class Hand:
         self.result: HandScore | None = None
         self.bidding_length: int | None = None  # actions[:bidding_length] are bids (R3)
         self.play_start: int | None = None  # actions[play_start:] are declarations and plays
+        self.sawa_by: int | None = None  # the seat that claimed Sawa (R12), which ended the play
         self._legal: list[Action] | None = None
 
     def clone(self) -> Hand:
@@ -232,6 +236,14 @@ class Hand:
         ]
         if self.may_declare >> seat & 1:
             acts.append(DECLARE_ACTIONS[seat])
+        # R12.1/R12.2 hook: Sawa at a lead from the third trick on, when the claim is certain.
+        if (
+            not trick
+            and self.trick_no >= SAWA_FIRST_TRICK
+            and self.rules.sawa
+            and claim_holds(hand, self.played, trump, self.locked)
+        ):
+            acts.append(SAWA_ACTIONS[seat])
         return acts
 
     def projects_of(self, seat: int) -> tuple[Project, ...]:
@@ -258,8 +270,10 @@ class Hand:
             card = action.card_index
             if card >= 0:
                 self._play(action.seat, card)
-            else:
+            elif action.type is _DECLARE:
                 self._declare(action.seat)
+            else:
+                self._claim_sawa(action.seat)
         elif phase is _BIDDING:
             bidding = self.bidding
             bidding.apply(action)
@@ -327,7 +341,19 @@ class Hand:
             if self.trick_no == 1:
                 return "Only the winning project team's other player may show projects now (R6.2)."
             return "Projects are declared during the first trick, before you play (R6.2)."
+        if atype is _SAWA:
+            return self._sawa_explain()
         return f"You may not {atype.value} while the cards are being played (R5)."
+
+    def _sawa_explain(self) -> str:
+        """Why the seat to move may not claim Sawa now (R9, R12.1, R12.2)."""
+        if not self.rules.sawa:
+            return "Sawa is turned off at this table (R9)."
+        if self.trick:
+            return "Sawa is claimed instead of leading a trick, not during one (R12.1)."
+        if self.trick_no < SAWA_FIRST_TRICK:
+            return "Sawa may be claimed only from the third trick on (R12.1)."
+        return claim_refusal(self.hands[self.to_move], self.played, self.trump, self.locked)
 
     # -- bidding and the end of the deal ---------------------------------------
     def _end_bidding(self) -> None:
@@ -493,6 +519,16 @@ class Hand:
             return
         self.leader = winner
         self.to_move = winner
+
+    def _claim_sawa(self, seat: int) -> None:
+        """R12.3: play ends; every remaining trick, its card points and the last trick's 10
+        go to the claimant's team (al-kaboot if it now holds all eight). A Baloot whose
+        second card is unplayed counts as if played: :meth:`baloot_team` reads the deal."""
+        team = seat & 1
+        self.sawa_by = seat
+        self.card_points[team] += claim_points(self.played, self.trump)
+        self.tricks_won[team] += 8 - self.trick_no
+        self._finish_play()
 
     def _compare_projects(self) -> None:
         """R6.2: after the first trick the strongest single declared project wins."""

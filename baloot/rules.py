@@ -10,7 +10,7 @@ from .errors import NotationError
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The R9 options of a table; every variant is off by default."""
+    """The R9 options of a table; every variant is off by default, except ``sawa`` (R12), on."""
 
     target: int = 152
     ashkal_on_ace: bool = False
@@ -21,6 +21,7 @@ class Rules:
     trump_sequence_priority: bool = False
     projects_multiply_fully: bool = False
     baloot_stays_with_holder: bool = False
+    sawa: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:

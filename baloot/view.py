@@ -43,8 +43,9 @@ class PublicView:
     and the doubling chain (R4), the contract, every card played and each
     trick's winner (R5), what kind of project each player declared and, after
     the first trick, the cards of the winning team's projects (R6.2: the
-    losing team's cards are never shown), Baloot once announced (R6.3) and the
-    scores (R7, R8). It holds no card that is still hidden in a hand.
+    losing team's cards are never shown), Baloot once announced (R6.3), the
+    cards a Sawa claim showed (R12) and the scores (R7, R8). It holds no card
+    that is still hidden in a hand.
     """
 
     dealer: Seat
@@ -72,6 +73,7 @@ class PublicView:
     hand_score: tuple[int, int] | None
     history: tuple[Action, ...]  # every action of the hand so far, in order (all public)
     rules: Rules
+    sawa: tuple[Seat, tuple[Card, ...]] | None = None  # R12: the claimant and the cards the claim showed
 
     @property
     def played(self) -> tuple[Card, ...]:
@@ -171,6 +173,7 @@ def public_view(hand: Hand, match_score: tuple[int, int] | None = None) -> Publi
         hand_score=hand.score,
         history=tuple(actions),
         rules=hand.rules,
+        sawa=None if hand.sawa_by is None else (hand.sawa_by, tuple(hand.hand_of(hand.sawa_by))),
     )
 
 

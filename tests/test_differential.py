@@ -78,6 +78,7 @@ def test_corpus_reaches_the_rare_rules() -> None:
                 ("thrown_in", hand["contract"] is None),
                 ("kawesh", "kawesh" in types),
                 ("ashkal", "ashkal" in types),
+                ("sawa", "sawa" in types),  # R12 claims, valid ones (mutants bring the invalid)
             ):
                 seen[key] = seen.get(key, 0) + int(hit)
         seen["target_152"] = seen.get("target_152", 0) + int(rec["rules"].get("target") == 152)

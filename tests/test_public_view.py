@@ -67,6 +67,8 @@ def public_cards(hand: Hand) -> set[Card]:
         cards.update(ALL_CARDS[c] for c in trick)
     if hand.phase.name == "PLAYING":
         cards.update(ALL_CARDS[c] for c in hand.trick)
+    if hand.sawa_by is not None:  # R12: the claim shows the claimant's cards
+        cards.update(hand.hand_of(hand.sawa_by))
     if hand.trick_no >= 1 and hand.project_team is not None:  # R6.2: the winning team shows
         for seat, projects in hand.declared.items():
             if seat & 1 == hand.project_team:
@@ -80,6 +82,8 @@ def view_cards(view: PublicView | SeatView) -> set[Card]:
     for trick in (*view.tricks, *(() if view.current_trick is None else (view.current_trick,))):
         cards.update(c for _, c in trick.cards)
     projects = view.declared if isinstance(view, SeatView) else view.shown
+    if isinstance(view, PublicView) and view.sawa is not None:
+        cards.update(view.sawa[1])
     cards.update(c for _, ps in projects for p in ps for c in p.cards)
     if isinstance(view, SeatView):
         cards.update(view.hand)

@@ -40,7 +40,7 @@ def test_every_action_round_trips(seat: int) -> None:
         assert decoded.action is action  # interned: the very same action
         assert (decoded.table_id, decoded.seat, decoded.version) == (table, seat, (12345, 99999))
         ids.add(custom_id)
-    assert len(ids) == len(every_action(seat)) == 49  # all distinct
+    assert len(ids) == len(every_action(seat)) == 50  # all distinct (49 + Sawa, R12)
 
 
 def test_longest_id_fits() -> None:

@@ -30,7 +30,7 @@ def test_rules_summary(locale: str) -> None:
     payload = render_rules(locale, Rules(target=101))
     check_limits(payload)
     embed = payload["embeds"][0]
-    assert len(embed["fields"]) == 7
+    assert len(embed["fields"]) == 8  # seven sections, and Sawa (R12)
     assert "101" in embed["description"]
     text = str(payload)
     assert "J  9  A 10  K  Q  8  7" in text  # the card values table

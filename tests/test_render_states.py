@@ -27,8 +27,12 @@ NASTY_NAMES = ("*Bold*_x`y`", "@everyone", "ﷺ" * 40, "علي_||spoiler||")
 
 
 def choose(hand: Hand, rng: random.Random) -> Action:
-    """A random legal action, biased so that contracts, double chains and projects happen."""
-    legal = hand.legal_actions()
+    """A random legal action, biased so that contracts, double chains and projects happen.
+
+    Sawa (R12) is never chosen here, so the corpus stays the one these tests were written on;
+    states after a claim are rendered by the Sawa tests.
+    """
+    legal = [a for a in hand.legal_actions() if a.type is not ActionType.SAWA]
     declares = [a for a in legal if a.type is ActionType.DECLARE]
     if declares and rng.random() < 0.8:
         return declares[0]

@@ -15,7 +15,7 @@ from ..actions import Action
 from ..hand import Phase
 from ..view import SeatView
 from .bidding_policy import BiddingStyle, choose_bid, choose_double
-from .view_position import declare_action
+from .view_position import declare_action, sawa_action
 
 
 class Player(Protocol):
@@ -40,7 +40,8 @@ def rule_based_action(view: SeatView, style: BiddingStyle) -> Action | None:
     """What the rule-based levels do unless a card is to be chosen (then None).
 
     The only legal action; a bid (R3) or a doubling answer (R4) by ``style``;
-    declaring projects whenever the seat may (R6.2).
+    declaring projects whenever the seat may (R6.2); claiming Sawa whenever the
+    seat may (R12).
     """
     legal = legal_of(view)
     if len(legal) == 1:
@@ -49,14 +50,15 @@ def rule_based_action(view: SeatView, style: BiddingStyle) -> Action | None:
         return choose_bid(view, style)
     if view.phase == Phase.DOUBLING:
         return choose_double(view, style)
-    return declare_action(view)
+    return sawa_action(view) or declare_action(view)
 
 
 class RandomPlayer:
-    """Uniformly random legal play: the baseline of the arena."""
+    """Uniformly random legal play, the baseline of the arena; like every level it
+    claims Sawa whenever it may (R12)."""
 
     name = "random"
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
         legal = legal_of(view)
-        return legal[rng.randrange(len(legal))]
+        return sawa_action(view) or legal[rng.randrange(len(legal))]

@@ -3,7 +3,8 @@
 Used by the hard level on sampled deals: every seat plays
 :class:`~baloot.ai.card_play.CardChooser` knowing all hands (the deal is a
 sample, so nothing real is revealed), declares its projects when it may
-(R6.2), and the result is the R7 hand score.
+(R6.2), claims Sawa when it may (R12, which ends the hand at once), and the
+result is the R7 hand score.
 """
 
 from __future__ import annotations
@@ -18,15 +19,16 @@ GAHWA_VALUE = 152
 
 
 def play_out(hand: Hand, chooser: CardChooser) -> None:
-    """Play ``hand`` (in the play phase, R5) to its end."""
+    """Play ``hand`` (in the play phase, R5) to its end; a seat claims Sawa as soon as it may (R12)."""
     declare = ActionType.DECLARE
+    sawa = ActionType.SAWA
     while hand.phase is Phase.PLAYING:
         legal = hand.legal_actions()
         if len(legal) == 1:
             hand.apply(legal[0])
             continue
         last = legal[-1]
-        if last.type is declare:
+        if last.type is declare or last.type is sawa:
             hand.apply(last)
             continue
         mask = legal_card_mask(legal)

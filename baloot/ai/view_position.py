@@ -54,6 +54,18 @@ def position_from_view(view: SeatView, knowledge: Knowledge | None = None) -> Pl
     )
 
 
+def sawa_action(view: SeatView) -> Action | None:
+    """The Sawa claim when it is legal (R12): every AI level claims it at once.
+
+    The engine offers it only when the claim is certain (R12.2), and a certain claim
+    takes every remaining trick, the best any play could do.
+    """
+    for action in reversed(view.legal):  # the engine lists it last
+        if action.type is ActionType.SAWA:
+            return action
+    return None
+
+
 def declare_action(view: SeatView) -> Action | None:
     """The declare action when it is legal (R6.2): the AI always declares its projects."""
     for action in view.legal:

@@ -60,6 +60,8 @@ AR_STATS: Final = {
     "stats.card.contracts.value": "صن: فاز {sun_won} من {sun} · حكم: فاز {hokum_won} من {hokum}",
     "stats.card.kaboots.name": "الكبوت",
     "stats.card.kaboots.value": "{won} لنا · {lost} علينا",
+    "stats.card.sawa.name": "السوا",
+    "stats.card.sawa.value": "{sawas} جولة أنهاها بإعلان السوا",
     "stats.card.doubles.name": "الدبل والقهوة",
     "stats.card.doubles.value": "دبل: فاز {won} من {doubles} · قهوة: فاز {gahwa_won} من {gahwa}",
     "stats.card.partner.name": "أفضل شريك",

@@ -247,4 +247,25 @@ _NOTICES: Final = {
     "notice.acted": "{name}: {action}",
 }
 
-EN: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **EN_HELP, **EN_STATS}
+_SAWA: Final = {  # R12 Sawa: the action, refusals of a claim
+    "action.sawa": "Sawa (claim the rest)",
+    "result.sawa": "Sawa",
+    "rules.sawa.name": "Sawa (سوا)",
+    "rules.sawa.value": (
+        "From the third trick, the player to lead may claim every remaining trick instead of leading, "
+        "when it is certain from their own cards: in each suit they hold, no higher card is still out; in "
+        "Hokum, with trumps still out, they need as many trumps above all of them (and an unlocked hand, "
+        "unless they hold only trumps). The claimant's team takes the remaining tricks and points, the "
+        "last trick's 10 included. The button appears only when the claim holds."
+    ),
+    "result.sawa_line": "**{name}** claimed the last {tricks} tricks, showing: {cards}",
+    "error.sawa_off": "Sawa is turned off at this table.",
+    "error.sawa_mid_trick": "Sawa is claimed when you lead, not during a trick.",
+    "error.sawa_early": "Sawa may be claimed only from the third trick on.",
+    "error.sawa_locked": "Sawa: trumps are still out and the play is locked, so you cannot lead trumps to draw them.",
+    "error.sawa_trumps": "Sawa: {count} trumps are still out and you do not hold as many trumps above all of them.",
+    "error.sawa_higher": "Sawa: a card of {suit} higher than one of yours is still out.",
+    "error.sawa_refused": "Sawa is not possible now.",
+}
+
+EN: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **EN_HELP, **EN_STATS}

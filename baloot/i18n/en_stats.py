@@ -60,6 +60,8 @@ EN_STATS: Final = {
     "stats.card.contracts.value": "Sun: {sun_won} won of {sun} · Hokum: {hokum_won} won of {hokum}",
     "stats.card.kaboots.name": "Kaboots",
     "stats.card.kaboots.value": "{won} for · {lost} against",
+    "stats.card.sawa.name": "Sawa",
+    "stats.card.sawa.value": "{sawas} hands ended by claiming the rest",
     "stats.card.doubles.name": "Doubles and Gahwa",
     "stats.card.doubles.value": "Doubles: {won} won of {doubles} · Gahwa: {gahwa_won} won of {gahwa}",
     "stats.card.partner.name": "Best partner",

@@ -57,6 +57,14 @@ ENGINE_MESSAGES: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
         (r"^You must beat the winning trump", "error.beat_trump"),
         (r"^You must play a higher trump", "error.higher_trump"),
         (r"^You cannot follow suit, so you must play a trump \((?P<suit>[SHDC])\)", "error.must_trump"),
+        # R12 Sawa (baloot/sawa.py, Hand._sawa_explain)
+        (r"^Sawa is turned off at this table", "error.sawa_off"),
+        (r"^Sawa is claimed instead of leading a trick", "error.sawa_mid_trick"),
+        (r"^Sawa may be claimed only from the third trick", "error.sawa_early"),
+        (r"^Sawa: trumps are still out and this hand is locked", "error.sawa_locked"),
+        (r"^Sawa: (?P<count>\d) trump\(s\) are still out", "error.sawa_trumps"),
+        (r"^Sawa: a card of (?P<suitword>[a-z]+) higher than", "error.sawa_higher"),
+        (r"^Sawa is not possible now", "error.sawa_refused"),
     )
 )
 

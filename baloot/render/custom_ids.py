@@ -12,7 +12,7 @@ An action button's id is ``bl:{table}:{seat}:{hand}:{index}:{code}``:
   Hokum naming a suit (R3.2), ``s`` Sun, ``a`` Ashkal, ``k`` Kawesh, ``d`` Sun
   double, ``dL``/``dO`` Hokum double locked/open, ``t`` Triple,
   ``fL``/``fO`` Four locked/open, ``g`` Gahwa, ``x`` declare projects,
-  ``c`` + card (``cQH``) play a card.
+  ``c`` + card (``cQH``) play a card, ``w`` claim Sawa (R12).
 
 A table button (on the channel message) is ``bl:{table}:{kind}`` with kind
 ``mine`` ("My hand").
@@ -34,7 +34,7 @@ from ..errors import NotationError
 
 PREFIX: Final = "bl"
 TABLE_ID_PATTERN: Final = r"[0-9A-Za-z_-]{1,32}"
-ACTION_CODE_PATTERN: Final = r"p|h[SHDC]?|s|a|k|d[LO]?|t|f[LO]|g|x|c[789TJQKA][SHDC]"
+ACTION_CODE_PATTERN: Final = r"p|h[SHDC]?|s|a|k|d[LO]?|t|f[LO]|g|x|w|c[789TJQKA][SHDC]"
 ACTION_ID_TEMPLATE: Final = (
     rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):(?P<seat>[0-3]):(?P<hand>[0-9]{{1,5}}):"
     rf"(?P<index>[0-9]{{1,5}}):(?P<action>{ACTION_CODE_PATTERN})"
@@ -56,6 +56,7 @@ _SIMPLE: Final = {
     ActionType.TRIPLE: "t",
     ActionType.GAHWA: "g",
     ActionType.DECLARE: "x",
+    ActionType.SAWA: "w",  # R12
 }
 _SIMPLE_BACK: Final = {code: typ for typ, code in _SIMPLE.items()}
 

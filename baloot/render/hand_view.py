@@ -45,6 +45,7 @@ _STYLES: Final = {
     ActionType.FOUR: DANGER,
     ActionType.GAHWA: DANGER,
     ActionType.DECLARE: SUCCESS,
+    ActionType.SAWA: SUCCESS,  # R12: offered only when the claim holds
 }
 _RED_SUITS: Final = (1, 2)  # hearts, diamonds
 

@@ -13,7 +13,7 @@ from .result import sheet_embed
 from .sections import notice_text
 from .table import NO_MENTIONS
 
-RULE_SECTIONS: Final = ("contracts", "bidding", "doubling", "play", "values", "projects", "scoring")
+RULE_SECTIONS: Final = ("contracts", "bidding", "doubling", "play", "values", "projects", "scoring", "sawa")
 BLUE: Final = 0x3498DB
 
 

@@ -7,9 +7,10 @@ from typing import Any, Final
 from ..i18n import t
 from ..scoring import GAHWA, HOKUM_TOTAL, KABOOT_HOKUM, KABOOT_SUN, SUN_TOTAL
 from ..summary import HandSummary, MatchSummary
+from ..view import PublicView
 from .limits import DESCRIPTION, FIELD_VALUE, clip
 from .model import TableInfo
-from .text import contract_text, level_text, project_name, seat_name
+from .text import cards_text, contract_text, level_text, project_name, seat_name, sort_cards
 
 GOLD: Final = 0xF1C40F
 GREEN: Final = 0x2ECC71
@@ -45,7 +46,19 @@ def _rule_line(hand: HandSummary, winner: int, locale: str) -> str:
              total=total, pfactor=hand.project_factor)
 
 
-def breakdown_embed(info: TableInfo, sheet: MatchSummary, index: int, locale: str) -> dict[str, Any] | None:
+def sawa_field(info: TableInfo, view: PublicView, locale: str) -> dict[str, Any] | None:
+    """R12: who claimed the remaining tricks, and the cards the claim showed (public once claimed)."""
+    if view.sawa is None:
+        return None
+    seat, shown = view.sawa
+    cards = cards_text(sort_cards(shown, view.trump, view.contract == "sun"), locale)
+    return _field(t("result.sawa", locale), t("result.sawa_line", locale, name=seat_name(info, seat, locale),
+                                               tricks=8 - len(view.tricks), cards=cards))
+
+
+def breakdown_embed(
+    info: TableInfo, sheet: MatchSummary, index: int, locale: str, view: PublicView | None = None
+) -> dict[str, Any] | None:
     """Card points → game points → projects and Baloot → winner → multiplier → hand score (R7)."""
     hand = sheet.hands[index]
     if not hand.scored or hand.winner is None:
@@ -83,6 +96,9 @@ def breakdown_embed(info: TableInfo, sheet: MatchSummary, index: int, locale: st
         _field(t("result.score", locale), pair_lines(hand.score, locale), True),
         _field(t("result.match_score", locale, n=index + 1), pair_lines(after, locale), True),
     ]
+    claim = None if view is None else sawa_field(info, view, locale)
+    if claim is not None:
+        fields.insert(0, claim)
     return {"title": t("result.title", locale, n=index + 1), "color": GOLD, "fields": fields}
 
 

@@ -131,7 +131,7 @@ def _field(name_key: str, value: str, loc: str) -> dict[str, Any]:
 
 
 def render_stats_card(totals: PlayerTotals, locale: str) -> Payload:
-    """A player's figures: rating, matches, hands, buying, Sun/Hokum, kaboots, doubles, best partner."""
+    """A player's figures: rating, matches, hands, buying, Sun/Hokum, kaboots, Sawa, doubles, best partner."""
     loc = resolve_locale(locale)
     s = totals.tally
     if totals.rating is not None:
@@ -154,6 +154,7 @@ def render_stats_card(totals: PlayerTotals, locale: str) -> Payload:
                                               sun=s.sun_hands, hokum_won=s.hokum_won, hokum=s.hokum_hands), loc),
         _field("stats.card.kaboots.name", t("stats.card.kaboots.value", loc, won=s.kaboots_for,
                                             lost=s.kaboots_against), loc),
+        _field("stats.card.sawa.name", t("stats.card.sawa.value", loc, sawas=s.sawas), loc),  # R12
         _field("stats.card.doubles.name", t("stats.card.doubles.value", loc, won=s.doubles_won, doubles=s.doubles,
                                             gahwa_won=s.gahwas_won, gahwa=s.gahwas), loc),
         _field("stats.card.partner.name",

@@ -121,7 +121,7 @@ def render_table(
     loc = resolve_locale(locale if locale is not None else info.language)
     i = len(sheet.hands) - 1 if index is None else index
     embeds = [table_embed(info, view, sheet, i, loc)]
-    result = breakdown_embed(info, sheet, i, loc)
+    result = breakdown_embed(info, sheet, i, loc, view)
     if result is not None:
         embeds.append(result)
     over = sheet.winner is not None and i == len(sheet.hands) - 1

@@ -95,6 +95,7 @@ def action_text(action: Action, locale: str, *, confirming: bool = False) -> str
         ActionType.TRIPLE: "double.triple",
         ActionType.GAHWA: "double.gahwa",
         ActionType.DECLARE: "action.declare",
+        ActionType.SAWA: "action.sawa",  # R12
     }
     return t(simple[typ], locale)
 

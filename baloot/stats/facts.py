@@ -10,6 +10,7 @@ counts its team's results (R1: seats 0 and 2 are team 0):
 - *doubles*: the seat said Double, Triple or Four (R4) in the hand; *won*:
   its team won the hand; *Gahwa*: the seat said Gahwa;
 - *kaboot* for / against: the seat's team / the other team took every trick (R7);
+- *Sawa*: the seat ended the hand by claiming the remaining tricks (R12);
 - *points*: the team's hand score (R7), which the stats card averages.
 """
 
@@ -50,6 +51,8 @@ def hand_facts(hand_no: int, hand: Hand) -> HandFactRow:
         column = _RAISES.get(action.type)
         if column is not None:
             raisers[column] = action.seat
+        elif action.type is ActionType.SAWA:
+            raisers["sawa_seat"] = action.seat
     score = hand.score or (0, 0)
     if result is None:  # thrown in or annulled (R3.2, R9 kawesh)
         return HandFactRow(hand_no, None, None, None, 1, None, None, None, (score[0], score[1]))
@@ -108,6 +111,8 @@ def seat_tally(facts: MatchFacts, seat: int, *, left_early: bool = False) -> Tal
         if hand.gahwa_seat == seat:
             counts["gahwas"] += 1
             counts["gahwas_won"] += won
+        if hand.sawa_seat == seat:
+            counts["sawas"] += 1
     return Tally(**counts)
 
 
@@ -127,4 +132,5 @@ def server_tally(facts: MatchFacts) -> ServerTally:
         kaboots=sum(h.kaboot_team is not None for h in played),
         doubled_hands=sum(h.level >= 2 for h in played),
         gahwas=sum(h.gahwa_seat is not None for h in played),
+        sawas=sum(h.sawa_seat is not None for h in played),
     )

@@ -244,9 +244,18 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, finished_at)
         """,
     ),
+    (
+        5,
+        """
+        ALTER TABLE hand_facts ADD COLUMN sawa_seat INTEGER CHECK (sawa_seat BETWEEN 0 AND 3);
+        ALTER TABLE player_period_stats ADD COLUMN sawas INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE guild_period_stats ADD COLUMN sawas INTEGER NOT NULL DEFAULT 0
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
-4 statistics and ratings derived from the results (issue 6; rebuilt from the records at will)."""
+4 statistics and ratings derived from the results (issue 6; rebuilt from the records at will),
+5 Sawa claims (R12) in the statistics (issue 12)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 

@@ -32,7 +32,8 @@ class HandFactRow:
 
     ``contract`` is None for a thrown-in or annulled hand; ``level`` is 1..4,
     5 for Gahwa; ``winner_team`` is R7's winner of the hand (None when
-    thrown in). ``*_seat`` name who said Double, Triple, Four and Gahwa.
+    thrown in). ``*_seat`` name who said Double, Triple, Four and Gahwa,
+    ``sawa_seat`` who claimed Sawa (R12).
     """
 
     hand_no: int
@@ -48,6 +49,7 @@ class HandFactRow:
     triple_seat: int | None = None
     four_seat: int | None = None
     gahwa_seat: int | None = None
+    sawa_seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +59,8 @@ class Tally:
     ``hands`` counts played hands (a contract was made); ``bought`` the hands
     the player took, ``bought_made`` those their team then won; ``doubles``
     the hands where they said Double, Triple or Four; ``gahwas`` where they
-    said Gahwa; ``points`` the sum of their team's hand scores (R7).
+    said Gahwa; ``points`` the sum of their team's hand scores (R7); ``sawas``
+    the hands they ended by claiming Sawa (R12, migration 5).
     """
 
     matches: int = 0
@@ -78,6 +81,7 @@ class Tally:
     gahwas: int = 0
     gahwas_won: int = 0
     points: int = 0
+    sawas: int = 0
 
     @classmethod
     def columns(cls) -> tuple[str, ...]:
@@ -102,6 +106,7 @@ class ServerTally:
     kaboots: int = 0
     doubled_hands: int = 0
     gahwas: int = 0
+    sawas: int = 0  # hands ended by a Sawa claim (R12)
 
     @classmethod
     def columns(cls) -> tuple[str, ...]:

@@ -74,12 +74,12 @@ async def insert_hand_facts(
     await db.executemany(
         """INSERT INTO hand_facts (table_id, hand_no, guild_id, finished_at, contract, trump, declarer, level,
                winner_team, kaboot_team, baloot_team, score0, score1, double_seat, triple_seat, four_seat,
-               gahwa_seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+               gahwa_seat, sawa_seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         [
             (
                 table_id, h.hand_no, guild_id, finished_at, h.contract, h.trump, h.declarer, h.level,
                 h.winner_team, h.kaboot_team, h.baloot_team, h.score[0], h.score[1], h.double_seat,
-                h.triple_seat, h.four_seat, h.gahwa_seat,
+                h.triple_seat, h.four_seat, h.gahwa_seat, h.sawa_seat,
             )
             for h in hands
         ],

@@ -12,7 +12,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import card_value, is_card, partner, suit, team, trick_strength
+from .cards import ALL_CARDS, card_value, is_card, partner, suit, team, trick_strength
 from .projects import Project, best_projects
 from .scoring import HandScore, score_hand
 
@@ -34,10 +34,11 @@ class Rules:
     trump_sequence_priority: bool = False
     projects_multiply_fully: bool = False
     baloot_stays_with_holder: bool = False
+    sawa: bool = True  # R9: on unless the record sets it to false (R12)
 
 
 ACTION_TYPES = frozenset(
-    {"pass", "hokum", "sun", "ashkal", "kawesh", "double", "four", "triple", "gahwa", "declare", "play"}
+    {"pass", "hokum", "sun", "ashkal", "kawesh", "double", "four", "triple", "gahwa", "declare", "play", "sawa"}
 )
 
 
@@ -300,6 +301,7 @@ class Hand:
         card_points = [0, 0]
 
         leader = self.declarer if self.rules.declarer_leads else self.order[0]  # R5, R9
+        claimed = False
         for trick_no in range(8):
             trick = self.trick = []
             for k in range(4):
@@ -308,7 +310,17 @@ class Hand:
                 may_declare = trick_no == 0 or (trick_no == 1 and project_team == team(seat))  # R6.2
                 if own_projects[seat] and seat not in declared and may_declare:
                     types.add("declare")  # R11.3: illegal without a project
+                # R12.1: from the third trick on, the player about to lead may claim instead
+                if k == 0 and trick_no >= 2 and self.rules.sawa and self._sawa_is_certain(seat, played):
+                    types.add("sawa")
                 a = yield Ask(seat, frozenset(types))
+                if a.type == "sawa":
+                    # R12.3: every remaining trick, all unplayed card points and the last 10
+                    unplayed = [c for c in ALL_CARDS if c not in played]
+                    card_points[team(seat)] += sum(card_value(c, trump) for c in unplayed) + 10
+                    tricks_won[team(seat)] += 8 - trick_no
+                    claimed = True
+                    break
                 if a.type == "declare":
                     declared.append(seat)
                     a = yield Ask(seat, frozenset({"play"}))
@@ -323,6 +335,8 @@ class Hand:
                     raise Illegal(f"{card} may not be played here (R5): allowed {sorted(allowed)}")
                 self.cards[seat].remove(card)
                 trick.append((seat, card))
+            if claimed:
+                break  # R12.4: nothing follows a claim in this hand
             winner = _trick_winner(trick, trump)
             points = sum(card_value(c, trump) for _, c in trick)
             if trick_no == 7:
@@ -352,6 +366,34 @@ class Hand:
             scoring_projects=scoring,
             baloot_team=self._baloot_team(scoring),
         )
+
+    def _sawa_is_certain(self, seat: int, played: set[str]) -> bool:
+        """R12.2: the claim is certain from what ``seat`` alone sees (its cards and the played ones).
+
+        Outstanding = neither played nor held. Every suit held (other than trumps) must have no
+        outstanding card above any held card of it; in Hokum with t outstanding trumps (t > 0) the
+        claimant needs t trumps above all of them, and a locked hand only if it holds nothing but
+        trumps.
+        """
+        mine = self.cards[seat]
+        outstanding = [c for c in ALL_CARDS if c not in played and c not in mine]
+        trump = self.trump if self.contract == "hokum" else None
+        if trump is not None:
+            out_trumps = [c for c in outstanding if suit(c) == trump]
+            if out_trumps:
+                top = max(trick_strength(c, trump) for c in out_trumps)
+                high = [c for c in mine if suit(c) == trump and trick_strength(c, trump) > top]
+                if len(high) < len(out_trumps):
+                    return False
+                if self.locked and any(suit(c) != trump for c in mine):
+                    return False
+        for s in {suit(c) for c in mine}:
+            if s == trump:
+                continue
+            lowest = min(trick_strength(c, None) for c in mine if suit(c) == s)
+            if any(suit(c) == s and trick_strength(c, None) > lowest for c in outstanding):
+                return False
+        return True
 
     def _strongest_project_team(self, declared: list[int], own: dict[int, list[Project]]) -> int:
         """R6.2: compare by each declarer's single strongest project; ties go to the earlier player

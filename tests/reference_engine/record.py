@@ -17,6 +17,7 @@ BOOL_OPTIONS = (
     "trump_sequence_priority",
     "projects_multiply_fully",
     "baloot_stays_with_holder",
+    "sawa",
 )
 
 
