@@ -120,6 +120,8 @@ def _check_views(hand: Hand) -> None:
                 hidden |= _mask_cards(hand.hands[other])
         hidden -= declared
         hidden.discard(hand.up_card)  # the up card was shown to everyone (R2.2)
+        if hand.sawa_by is not None:  # a Sawa claim shows the claimant's cards to everyone (R12)
+            hidden -= _mask_cards(hand.hands[hand.sawa_by])
         found: set[int] = set()
         _walk_cards(view, set(), found)
         assert not (found & hidden), (seat, sorted(found & hidden))
