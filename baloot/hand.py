@@ -18,18 +18,15 @@ from .cards import (
     BEATS,
     CARD_POINTS,
     FULL_DECK,
-    HIGHER_PLAIN,
-    HIGHER_TRUMP,
     NO_TRUMP,
     RANK_K,
     RANK_Q,
-    SUIT_MASK,
     SUITS,
     Card,
     cards_of,
 )
 from .errors import GameOverError, IllegalActionError, NotationError, NotYourTurnError
-from .play import lead_mask, refusal
+from .play import obligations, refusal
 from .projects import Project, best_projects, has_project
 from .rules import Rules
 from .scoring import GAHWA, HandScore, score_hand
@@ -132,7 +129,6 @@ class Hand:
         self.leader = 0
         self.best = 0
         self.winner_seat = 0
-        self.ekka = False
         self.played = 0
         self.card_points = [0, 0]
         self.tricks_won = [0, 0]
@@ -178,51 +174,26 @@ class Hand:
         return "sun" if self.sun else "hokum"
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action of the seat to move; empty when the hand is over."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
+        """Every legal action of the seat to move; empty when the hand is over.
 
-    def _compute_legal(self) -> list[Action]:
-        if self.phase is not _PLAYING:
-            if self.phase is _BIDDING:
-                return self.bidding.legal()
-            if self.phase is _DOUBLING:
-                return self._doubling_legal()
-            return []
-        seat = self.to_move
-        hand = self.hands[seat]
-        trick = self.trick
-        trump = self.trump
-        if not trick:
-            # R5.2: in a locked hand no trump lead unless only trumps remain.
-            mask = lead_mask(hand, trump, True) if self.locked else hand
-        else:
-            # R5.1 / R5.2, inlined from play.follow_mask for speed (same logic, tested against it).
-            led_suit = trick[0] >> 3
-            suited = hand & SUIT_MASK[led_suit]
-            if trump == NO_TRUMP:
-                mask = suited or hand
-            elif led_suit == trump:
-                if not suited:
-                    mask = hand
-                elif (self.winner_seat - seat) & 1 == 0:
-                    mask = suited
-                else:
-                    mask = (suited & HIGHER_TRUMP[self.best]) or suited
-            elif suited:
-                mask = suited
+        The list is computed once per state and cached (the hot path of search
+        and of the benchmark, so it is written out in one function).
+        """
+        legal = self._legal
+        if legal is not None:
+            return legal
+        phase = self.phase
+        if phase is not _PLAYING:
+            if phase is _BIDDING:
+                legal = self.bidding.legal()
+            elif phase is _DOUBLING:
+                legal = self._doubling_legal()
             else:
-                trumps = hand & SUIT_MASK[trump]
-                if not trumps:
-                    mask = hand
-                elif (self.winner_seat - seat) & 1 == 0:
-                    mask = hand if (len(trick) == 3 or self.ekka) else trumps
-                elif self.best >> 3 != trump:
-                    mask = trumps
-                else:
-                    mask = (trumps & HIGHER_TRUMP[self.best]) or hand
+                legal = []
+            self._legal = legal
+            return legal
+        seat = self.to_move
+        mask = obligations(self, seat)[2]  # R5.1 / R5.2, defined once in play.py
         t = PLAYS_BY_SUIT_BYTE[seat]
         acts = [
             *t[0][mask & 255],
@@ -232,6 +203,7 @@ class Hand:
         ]
         if self.may_declare >> seat & 1:
             acts.append(DECLARE_ACTIONS[seat])
+        self._legal = acts
         return acts
 
     def projects_of(self, seat: int) -> tuple[Project, ...]:
@@ -248,7 +220,7 @@ class Hand:
         """Apply one action (R2-R7); raises IllegalActionError and changes nothing."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            legal = self.legal_actions()
         if action not in legal:
             action = self._resolve(action, legal)
         self._legal = None
@@ -308,17 +280,9 @@ class Hand:
         if atype is _PLAY:
             card = action.card
             assert card is not None
-            trick = self.trick
-            seat = action.seat
-            return refusal(
-                card.index,
-                self.hands[seat],
-                self.trump,
-                trick[0] if trick else None,
-                self.best,
-                bool(trick) and (self.winner_seat - seat) & 1 == 0,
-                self.locked,
-            )
+            reason = refusal(self, action.seat, card.index)
+            assert reason is not None, "a legal play is never explained"
+            return reason
         if atype is _DECLARE:
             if not has_project(self.start_hands[action.seat]):
                 return "You have no project to declare (R11.3)."
@@ -455,13 +419,7 @@ class Hand:
         trick = self.trick
         trick.append(card)
         n = len(trick)
-        if n == 1:
-            self.best = card
-            self.winner_seat = seat
-            trump = self.trump
-            # R5.2 Ekka: a non-trump lead that is the highest unplayed card of its suit.
-            self.ekka = trump != NO_TRUMP and card >> 3 != trump and not HIGHER_PLAIN[card] & ~self.played
-        elif BEATS[(self.trump * 32 + self.best) * 32 + card]:
+        if n == 1 or BEATS[(self.trump * 32 + self.best) * 32 + card]:
             self.best = card
             self.winner_seat = seat
         if n < 4:
