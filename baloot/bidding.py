@@ -7,6 +7,8 @@ from typing import Final
 
 from .actions import SIMPLE_ACTIONS, Action, ActionType
 from .cards import RANK_A, SUITS
+from .error_codes import ErrorCode
+from .errors import IllegalActionError
 from .rules import Rules
 
 P, H, S, A, K = (
@@ -123,29 +125,38 @@ class Bidding:
             return [Action(seat, H, suit=s) for s in range(4) if s != up_suit] + [acts[S]]
         return []
 
-    def explain(self, atype: ActionType) -> str:
-        """Why ``atype`` is not allowed now, for a player (R3)."""
+    def explain(self, atype: ActionType) -> IllegalActionError:
+        """Why ``atype`` is not allowed now, as the error to raise (R3)."""
         stage = self.stage
         if atype is ActionType.ASHKAL:
             if not self.ashkal_allowed:
-                return "Ashkal is not allowed when the up card is an Ace (R3.1)."
+                return _refused(ErrorCode.ASHKAL_ACE, "Ashkal is not allowed when the up card is an Ace (R3.1).")
             if stage in (Stage.ROUND2, Stage.ROUND3) and not self.rules.ashkal_round_two:
-                return "Ashkal may only be bid in round one (R3.2)."
+                return _refused(ErrorCode.ASHKAL_ROUND_ONE, "Ashkal may only be bid in round one (R3.2).")
             if self.bidder is not None:
-                return "Ashkal may only be bid while nobody has bid (R3.1)."
-            return "Ashkal may only be bid by the third or fourth player (R3.1)."
+                return _refused(ErrorCode.ASHKAL_AFTER_BID, "Ashkal may only be bid while nobody has bid (R3.1).")
+            return _refused(ErrorCode.ASHKAL_POSITION, "Ashkal may only be bid by the third or fourth player (R3.1).")
         if atype is ActionType.KAWESH:
             if not self.rules.kawesh:
-                return "Kawesh is not played at this table (R9)."
+                return _refused(ErrorCode.KAWESH_OFF, "Kawesh is not played at this table (R9).")
             if stage != Stage.ROUND1_A:
-                return "Kawesh may only be called in round one, step A (R11.2)."
-            return "Kawesh needs first five cards that are all 7, 8 or 9 (R9)."
+                return _refused(ErrorCode.KAWESH_STAGE, "Kawesh may only be called in round one, step A (R11.2).")
+            return _refused(ErrorCode.KAWESH_CARDS, "Kawesh needs first five cards that are all 7, 8 or 9 (R9).")
         if atype is ActionType.HOKUM:
             if stage == Stage.ROUND2_CONFIRM:
-                return f"Name a trump suit other than the up card's ({SUITS[self.up_card >> 3]}) (R3.2)."
-            return "Once a bid stands you may only pass or bid Sun (R3)."
+                up_suit = self.up_card >> 3
+                return IllegalActionError(
+                    f"Name a trump suit other than the up card's ({SUITS[up_suit]}) (R3.2).",
+                    code=ErrorCode.ROUND_TWO_SUIT,
+                    params={"suit": up_suit},
+                )
+            return _refused(ErrorCode.ONLY_PASS_OR_SUN, "Once a bid stands you may only pass or bid Sun (R3).")
         allowed = ", ".join(sorted({a.type.value for a in self.legal()}))
-        return f"During bidding you may now only: {allowed} (R3)."
+        return IllegalActionError(
+            f"During bidding you may now only: {allowed} (R3).",
+            code=ErrorCode.BIDDING_ONLY,
+            params={"allowed": allowed},
+        )
 
     # -- applying -----------------------------------------------------------
     def apply(self, action: Action) -> None:
@@ -255,3 +266,8 @@ class Bidding:
         self.outcome = outcome
         self.stage = Stage.DONE
         self.queue = []
+
+
+def _refused(code: ErrorCode, message: str) -> IllegalActionError:
+    """An R3 refusal with no parameters."""
+    return IllegalActionError(message, code=code)

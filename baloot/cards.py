@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
+from .error_codes import ErrorCode
 from .errors import NotationError
 
 SUITS: Final = "SHDC"
@@ -40,7 +41,7 @@ class Card:
 
     def __new__(cls, index: int) -> Card:
         if not 0 <= index < 32:
-            raise NotationError(f"card index {index} is not 0..31")
+            raise NotationError(f"card index {index} is not 0..31", code=ErrorCode.BAD_CARD)
         return ALL_CARDS[index] if len(ALL_CARDS) == 32 else cls._make(index)
 
     @classmethod
@@ -57,11 +58,11 @@ class Card:
     def parse(text: object) -> Card:
         """Read ``QH``-style notation (rank then suit, R1); raises NotationError."""
         if not isinstance(text, str) or len(text) != 2:
-            raise NotationError(f"{text!r} is not a card (rank then suit, like 'QH')")
+            raise NotationError(f"{text!r} is not a card (rank then suit, like 'QH')", code=ErrorCode.BAD_CARD)
         rank = RANKS.find(text[0])
         suit = SUITS.find(text[1])
         if rank < 0 or suit < 0:
-            raise NotationError(f"{text!r} is not a card (ranks 789TJQKA, suits SHDC)")
+            raise NotationError(f"{text!r} is not a card (ranks 789TJQKA, suits SHDC)", code=ErrorCode.BAD_CARD)
         return ALL_CARDS[suit * 8 + rank]
 
     def __str__(self) -> str:
@@ -84,7 +85,7 @@ ALL_CARDS.extend(Card._make(i) for i in range(32))
 def parse_suit(text: object) -> int:
     """A suit letter ``S H D C`` to its index; raises NotationError."""
     if not isinstance(text, str) or len(text) != 1 or text not in SUITS:
-        raise NotationError(f"{text!r} is not a suit (one of S, H, D, C)")
+        raise NotationError(f"{text!r} is not a suit (one of S, H, D, C)", code=ErrorCode.BAD_SUIT)
     return SUITS.index(text)
 
 

@@ -25,6 +25,7 @@ from .cards import (
     Card,
     cards_of,
 )
+from .error_codes import ErrorCode
 from .errors import GameOverError, IllegalActionError, NotationError, NotYourTurnError
 from .play import obligations, refusal
 from .projects import Project, best_projects, has_project
@@ -82,14 +83,14 @@ class Hand:
         try:
             bits = [c.bit for c in deck]
         except (AttributeError, TypeError):
-            raise NotationError("a deck must be a list of 32 cards") from None
+            raise NotationError("a deck must be a list of 32 cards", code=ErrorCode.BAD_DECK) from None
         seen = 0
         for b in bits:
             seen |= b
         if len(bits) != 32 or seen != FULL_DECK:
-            raise NotationError("a deck must hold the 32 distinct cards")
+            raise NotationError("a deck must hold the 32 distinct cards", code=ErrorCode.BAD_DECK)
         if not is_seat(dealer):
-            raise NotationError(f"dealer {dealer!r} is not 0..3")
+            raise NotationError(f"dealer {dealer!r} is not 0..3", code=ErrorCode.BAD_SEAT)
         self.rules = rules or Rules()
         self.dealer = dealer
         self.deck = tuple(deck)
@@ -245,12 +246,14 @@ class Hand:
     def _resolve(self, action: Action, legal: list[Action]) -> Action:
         """Match a non-interned or loosely written action to a legal one, or explain."""
         if not isinstance(action, Action):
-            raise NotationError(f"{action!r} is not an action")
+            raise NotationError(f"{action!r} is not an action", code=ErrorCode.BAD_ACTION)
         if self.phase == Phase.FINISHED:
-            raise GameOverError("This hand is already over (R11.5).")
+            raise GameOverError("This hand is already over (R11.5).", code=ErrorCode.HAND_OVER)
         if action.seat != self.to_move:
             raise NotYourTurnError(
-                f"It is seat {self.to_move}'s turn, not seat {action.seat}'s."
+                f"It is seat {self.to_move}'s turn, not seat {action.seat}'s.",
+                code=ErrorCode.NOT_YOUR_TURN,
+                params={"seat": self.to_move},
             )
         atype = action.type
         same = [a for a in legal if a.type is atype]
@@ -258,25 +261,35 @@ class Hand:
             if same[0].suit is None:
                 return same[0]  # a suit on a round-one or first round-two Hokum is ignored
             if action.suit is None or action.suit == BAD_SUIT:
-                raise IllegalActionError("Confirming Hokum in round two must name the trump suit (R3.2, R11.4).")
-            raise IllegalActionError(self.bidding.explain(atype))
+                raise IllegalActionError(
+                    "Confirming Hokum in round two must name the trump suit (R3.2, R11.4).",
+                    code=ErrorCode.CONFIRM_NEEDS_SUIT,
+                )
+            raise self.bidding.explain(atype)
         if atype in (ActionType.DOUBLE, ActionType.FOUR) and same:
             if self.sun:
                 if action.locked:
-                    raise IllegalActionError("A Sun double cannot be locked (R4, R11.4).")
+                    raise IllegalActionError(
+                        "A Sun double cannot be locked (R4, R11.4).", code=ErrorCode.SUN_DOUBLE_LOCKED
+                    )
                 return same[0]
             if action.locked is None:
-                raise IllegalActionError(f"A Hokum {atype.value} must say locked or open (R4, R11.4).")
+                raise IllegalActionError(
+                    f"A Hokum {atype.value} must say locked or open (R4, R11.4).",
+                    code=ErrorCode.LOCK_OR_OPEN,
+                    params={"action": atype.value},
+                )
         if same and atype not in (_PLAY,):
             return same[0]
-        raise IllegalActionError(self._explain(action))
+        raise self._explain(action)
 
-    def _explain(self, action: Action) -> str:
+    def _explain(self, action: Action) -> IllegalActionError:
+        """Why a (well-formed) action by the seat to move is refused, as the error to raise."""
         atype = action.type
         if self.phase == Phase.BIDDING:
             return self.bidding.explain(atype)
         if self.phase == Phase.DOUBLING:
-            return self._doubling_explain(atype)
+            return self._doubling_explain()
         if atype is _PLAY:
             card = action.card
             assert card is not None
@@ -285,13 +298,25 @@ class Hand:
             return reason
         if atype is _DECLARE:
             if not has_project(self.start_hands[action.seat]):
-                return "You have no project to declare (R11.3)."
+                return IllegalActionError("You have no project to declare (R11.3).", code=ErrorCode.NO_PROJECT)
             if action.seat in self.declared:
-                return "You have already declared your projects (R6.2)."
+                return IllegalActionError(
+                    "You have already declared your projects (R6.2).", code=ErrorCode.ALREADY_DECLARED
+                )
             if self.trick_no == 1:
-                return "Only the winning project team's other player may show projects now (R6.2)."
-            return "Projects are declared during the first trick, before you play (R6.2)."
-        return f"You may not {atype.value} while the cards are being played (R5)."
+                return IllegalActionError(
+                    "Only the winning project team's other player may show projects now (R6.2).",
+                    code=ErrorCode.SHOW_ONLY_WINNING,
+                )
+            return IllegalActionError(
+                "Projects are declared during the first trick, before you play (R6.2).",
+                code=ErrorCode.DECLARE_FIRST_TRICK,
+            )
+        return IllegalActionError(
+            f"You may not {atype.value} while the cards are being played (R5).",
+            code=ErrorCode.NOT_DURING_PLAY,
+            params={"action": atype.value},
+        )
 
     # -- bidding and the end of the deal ---------------------------------------
     def _end_bidding(self) -> None:
@@ -345,15 +370,10 @@ class Hand:
         """R4: the answers open to the player asked in the doubling chain."""
         return list(_DOUBLING_CHOICES[self.sun][self.double_stage][self.to_move])
 
-    def _doubling_explain(self, atype: ActionType) -> str:
-        names = {
-            DoubleStage.FIRST_DEFENDER: "a defender may Double or pass",
-            DoubleStage.SECOND_DEFENDER: "a defender may Double or pass",
-            DoubleStage.TRIPLE: "the declarer may Triple or pass",
-            DoubleStage.FOUR: "the doubler may Four or pass",
-            DoubleStage.GAHWA: "the declarer may Gahwa or pass",
-        }
-        return f"Now {names[self.double_stage]} (R4)."
+    def _doubling_explain(self) -> IllegalActionError:
+        """R4: who may say what now, as the error to raise."""
+        code, who = _DOUBLING_REFUSALS[self.double_stage]
+        return IllegalActionError(f"Now {who} (R4).", code=code)
 
     def _double(self, action: Action) -> None:
         atype = action.type
@@ -581,3 +601,12 @@ def _doubling_choices() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...
 
 
 _DOUBLING_CHOICES: Final = _doubling_choices()
+
+_DOUBLING_REFUSALS: Final = {
+    DoubleStage.FIRST_DEFENDER: (ErrorCode.DOUBLING_DEFENDER, "a defender may Double or pass"),
+    DoubleStage.SECOND_DEFENDER: (ErrorCode.DOUBLING_DEFENDER, "a defender may Double or pass"),
+    DoubleStage.TRIPLE: (ErrorCode.DOUBLING_TRIPLE, "the declarer may Triple or pass"),
+    DoubleStage.FOUR: (ErrorCode.DOUBLING_FOUR, "the doubler may Four or pass"),
+    DoubleStage.GAHWA: (ErrorCode.DOUBLING_GAHWA, "the declarer may Gahwa or pass"),
+}
+"""R4: the refusal in each doubling stage (its code and who may speak)."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from .actions import Action, is_seat
 from .cards import ALL_CARDS, Card
+from .error_codes import ErrorCode
 from .errors import GameOverError, IllegalActionError, NotationError
 from .hand import Hand
 from .rules import Rules
@@ -27,7 +28,7 @@ class Match:
 
     def __init__(self, rules: Rules | None = None, first_dealer: int = 0) -> None:
         if not is_seat(first_dealer):
-            raise NotationError(f"dealer {first_dealer!r} is not 0..3")
+            raise NotationError(f"dealer {first_dealer!r} is not 0..3", code=ErrorCode.BAD_SEAT)
         self.rules = rules or Rules()
         self.first_dealer = first_dealer
         self.hands: list[Hand] = []
@@ -57,9 +58,9 @@ class Match:
     def deal(self, deck: Sequence[Card] | random.Random) -> Hand:
         """Start the next hand with this deck (or one shuffled with this RNG)."""
         if self.winner is not None:
-            raise GameOverError("The match is over (R8).")
+            raise GameOverError("The match is over (R8).", code=ErrorCode.MATCH_OVER)
         if self.hands and not self.hands[-1].finished:
-            raise IllegalActionError("The current hand is not finished yet (R10).")
+            raise IllegalActionError("The current hand is not finished yet (R10).", code=ErrorCode.HAND_NOT_FINISHED)
         cards = shuffled_deck(deck) if isinstance(deck, random.Random) else deck
         hand = Hand(self.next_dealer, cards, self.rules, (self.score[0], self.score[1]))
         self.hands.append(hand)
@@ -76,9 +77,11 @@ class Match:
         """Apply an action to the current hand and settle the match when it ends (R8)."""
         hand = self.current
         if self.winner is not None:
-            raise GameOverError("The match is over (R8).")
+            raise GameOverError("The match is over (R8).", code=ErrorCode.MATCH_OVER)
         if hand is None or hand.finished:
-            raise GameOverError("This hand is over; the next hand has not been dealt (R11.5).")
+            raise GameOverError(
+                "This hand is over; the next hand has not been dealt (R11.5).", code=ErrorCode.HAND_OVER
+            )
         hand.apply(action)
         if hand.finished:
             self._settle(hand)

@@ -12,16 +12,18 @@ from collections.abc import Sequence
 from typing import Final, Protocol
 
 from .cards import HIGHER_PLAIN, HIGHER_TRUMP, NO_TRUMP, SUIT_MASK, SUIT_NAMES, SUITS
+from .error_codes import ErrorCode
+from .errors import IllegalActionError
 
-# Why a card is refused (R5). The constants are the engine's error codes for them.
-NOT_HELD: Final = "not_your_card"
-LOCKED_LEAD: Final = "locked_lead"
-FOLLOW_SUIT: Final = "follow_suit"
-BEAT_TRUMP: Final = "beat_trump"
-HIGHER_TRUMP_NEEDED: Final = "higher_trump"
-MUST_TRUMP: Final = "must_trump"
+# Why a card is refused (R5): the engine's error codes.
+NOT_HELD: Final = ErrorCode.NOT_YOUR_CARD
+LOCKED_LEAD: Final = ErrorCode.LOCKED_LEAD
+FOLLOW_SUIT: Final = ErrorCode.FOLLOW_SUIT
+BEAT_TRUMP: Final = ErrorCode.BEAT_TRUMP
+HIGHER_TRUMP_NEEDED: Final = ErrorCode.HIGHER_TRUMP
+MUST_TRUMP: Final = ErrorCode.MUST_TRUMP
 
-Obligations = tuple[int, str | None, int, str | None]
+Obligations = tuple[int, ErrorCode | None, int, ErrorCode | None]
 """``(follow, follow_code, legal, legal_code)`` from :func:`obligations`."""
 
 
@@ -112,7 +114,7 @@ def is_ekka(card: int, trump: int, played: int) -> bool:
     return trump != NO_TRUMP and card >> 3 != trump and not HIGHER_PLAIN[card] & ~played
 
 
-def refusal_code(state: TrickState, seat: int, card: int) -> str | None:
+def refusal_code(state: TrickState, seat: int, card: int) -> ErrorCode | None:
     """The obligation (R5) that ``seat`` playing ``card`` breaks, or ``None`` if it may."""
     bit = 1 << card
     if not state.hands[seat] & bit:
@@ -125,7 +127,7 @@ def refusal_code(state: TrickState, seat: int, card: int) -> str | None:
     return None
 
 
-def refusal_suit(code: str, state: TrickState) -> int | None:
+def refusal_suit(code: ErrorCode, state: TrickState) -> int | None:
     """The suit a refusal names: the suit led for following, the trump for trumping."""
     if code == FOLLOW_SUIT:
         return state.trick[0] >> 3
@@ -134,16 +136,16 @@ def refusal_suit(code: str, state: TrickState) -> int | None:
     return None
 
 
-def refusal(state: TrickState, seat: int, card: int) -> str | None:
-    """A player's explanation of why ``seat`` may not play ``card`` now (R5), or ``None``."""
+def refusal(state: TrickState, seat: int, card: int) -> IllegalActionError | None:
+    """Why ``seat`` may not play ``card`` now (R5), as the error to raise; ``None`` if it may."""
     code = refusal_code(state, seat, card)
     if code is None:
         return None
     suit = refusal_suit(code, state)
-    return _MESSAGES[code].format(
-        suit_name=SUIT_NAMES[suit] if suit is not None else "",
-        suit=SUITS[suit] if suit is not None else "",
-    )
+    if suit is None:
+        return IllegalActionError(_MESSAGES[code], code=code)
+    message = _MESSAGES[code].format(suit_name=SUIT_NAMES[suit], suit=SUITS[suit])
+    return IllegalActionError(message, code=code, params={"suit": suit})
 
 
 _MESSAGES: Final = {

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from baloot import Action, ActionType, Hand, IllegalActionError, Phase, Rules
 from baloot.cards import ALL_CARDS, HIGHER_PLAIN, NO_TRUMP, SUIT_MASK, TRUMP_ORDER
+from baloot.error_codes import ErrorCode
 from baloot.play import (
     BEAT_TRUMP,
     FOLLOW_SUIT,
@@ -48,7 +49,7 @@ def _stronger_trump(card: int, than: int) -> bool:
     return TRUMP_ORDER[card & 7] > TRUMP_ORDER[than & 7]
 
 
-def _check_reason(hand: Hand, seat: int, card: int, code: str) -> None:
+def _check_reason(hand: Hand, seat: int, card: int, code: ErrorCode) -> None:
     """The reason names an R5 obligation that holds in this state (independent reading)."""
     held = hand.hands[seat]
     trump = hand.trump
@@ -99,15 +100,17 @@ def _check_state(hand: Hand) -> None:
     assert (legal_code is None) == (legal == follow)
     for card in range(32):
         code = refusal_code(hand, seat, card)
-        message = refusal(hand, seat, card)
+        error = refusal(hand, seat, card)
         if legal >> card & 1:
-            assert code is None and message is None
+            assert code is None and error is None
             continue
-        assert code is not None and message, (card, hand.actions)
+        assert code is not None and error is not None and str(error), (card, hand.actions)
+        assert error.code == code
         _check_reason(hand, seat, card, code)
         with pytest.raises(IllegalActionError) as info:
             hand.apply(Action.play(seat, ALL_CARDS[card]))
-        assert str(info.value) == message
+        assert str(info.value) == str(error)
+        assert (info.value.code, info.value.params) == (code, error.params)
 
 
 @settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
