@@ -8,6 +8,7 @@ from typing import Any, Final, TypeGuard
 from .cards import ALL_CARDS, SUITS, Card, parse_suit
 from .error_codes import ErrorCode
 from .errors import NotationError
+from .vocab import Seat
 
 
 class ActionType(StrEnum):
@@ -29,7 +30,7 @@ class ActionType(StrEnum):
         return self.value
 
 
-def is_seat(value: object) -> TypeGuard[int]:
+def is_seat(value: object) -> TypeGuard[Seat]:
     """Whether ``value`` is a seat number 0..3 (an ``int``, not a ``bool``)."""
     return not isinstance(value, bool) and isinstance(value, int) and 0 <= value < 4
 
@@ -48,7 +49,7 @@ class Action:
     """
 
     __slots__ = ("card", "card_index", "key", "locked", "seat", "suit", "type")
-    seat: int
+    seat: Seat
     type: ActionType
     card: Card | None
     card_index: int  # the card's index for a play, else -1 (saves a lookup in the hot path)
@@ -60,7 +61,7 @@ class Action:
 
     def __new__(
         cls,
-        seat: int,
+        seat: Seat,
         type: ActionType,
         card: Card | None = None,
         locked: bool | None = None,
@@ -169,11 +170,11 @@ class Action:
 
     # Convenience constructors -------------------------------------------------
     @staticmethod
-    def pass_(seat: int) -> Action:
+    def pass_(seat: Seat) -> Action:
         return Action(seat, ActionType.PASS)
 
     @staticmethod
-    def play(seat: int, card: Card | str) -> Action:
+    def play(seat: Seat, card: Card | str) -> Action:
         return Action(seat, ActionType.PLAY, Card.parse(card) if isinstance(card, str) else card)
 
 
@@ -209,14 +210,3 @@ def _suit_byte_tables() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...
 
 PLAYS_BY_SUIT_BYTE: Final = _suit_byte_tables()
 """``PLAYS_BY_SUIT_BYTE[seat][suit][byte]``: play actions for the cards of one suit."""
-
-
-def plays_of_mask(seat: int, mask: int) -> list[Action]:
-    """The play actions of ``seat`` for every card of ``mask``, in index order."""
-    t = PLAYS_BY_SUIT_BYTE[seat]
-    return [
-        *t[0][mask & 255],
-        *t[1][(mask >> 8) & 255],
-        *t[2][(mask >> 16) & 255],
-        *t[3][mask >> 24],
-    ]

@@ -12,6 +12,7 @@ from typing import Final
 
 from .error_codes import ErrorCode
 from .errors import NotationError
+from .vocab import CardMask
 
 SUITS: Final = "SHDC"
 RANKS: Final = "789TJQKA"
@@ -89,12 +90,12 @@ def parse_suit(text: object) -> int:
     return SUITS.index(text)
 
 
-def cards_of(mask: int) -> list[Card]:
+def cards_of(mask: CardMask) -> list[Card]:
     """The cards of a mask, in index order (suit, then sequence order)."""
     return [ALL_CARDS[i] for i in iter_bits(mask)]
 
 
-def iter_bits(mask: int) -> Iterator[int]:
+def iter_bits(mask: CardMask) -> Iterator[int]:
     """Indices of the set bits of ``mask``, lowest first."""
     while mask:
         low = mask & -mask
@@ -102,7 +103,7 @@ def iter_bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def mask_of(cards: Iterable[Card]) -> int:
+def mask_of(cards: Iterable[Card]) -> CardMask:
     """The bit mask of some cards."""
     mask = 0
     for card in cards:
@@ -169,8 +170,3 @@ HIGHER_TRUMP: Final = _higher_masks(TRUMP_ORDER)
 """Cards of the same suit that beat ``card`` when that suit is trump."""
 HIGHER_PLAIN: Final = _higher_masks(PLAIN_ORDER)
 """Cards of the same suit that beat ``card`` in plain order (used for Ekka, R5.2)."""
-
-
-def hand_text(mask: int) -> str:
-    """Cards of a mask as text, e.g. ``'7S 8S AH'``."""
-    return " ".join(ALL_CARDS[i].text for i in iter_bits(mask))

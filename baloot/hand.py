@@ -21,7 +21,6 @@ from .cards import (
     NO_TRUMP,
     RANK_K,
     RANK_Q,
-    SUITS,
     Card,
     cards_of,
 )
@@ -31,6 +30,7 @@ from .play import obligations, refusal
 from .projects import Project, best_projects, has_project
 from .rules import Rules
 from .scoring import GAHWA, HandScore, score_hand
+from .vocab import CardMask, Contract, Seat
 
 _PLAY = ActionType.PLAY
 _DECLARE = ActionType.DECLARE
@@ -47,6 +47,7 @@ class Phase(IntEnum):
 
 
 _BIDDING, _DOUBLING, _PLAYING, _FINISHED = Phase.BIDDING, Phase.DOUBLING, Phase.PLAYING, Phase.FINISHED
+_SUN, _HOKUM = Contract.SUN, Contract.HOKUM
 
 
 class DoubleStage(IntEnum):
@@ -64,7 +65,8 @@ class Hand:
     match score before the hand (R4's Sun double needs it).
 
     Search code (the hard AI's playouts) may read these fields directly; they
-    are kept stable: ``hands`` (card masks per seat, held now), ``start_hands``
+    are kept stable: ``contract`` (a :class:`Contract`, None until one is
+    made), ``hands`` (card masks per seat, held now), ``start_hands``
     (at the start of play, R6.1), ``trick`` (card indices in play order, from
     ``leader``), ``best`` and ``winner_seat`` (the card winning the trick and its
     seat), ``played`` (cards of completed tricks), ``trump`` (suit index, or
@@ -75,7 +77,7 @@ class Hand:
 
     def __init__(
         self,
-        dealer: int,
+        dealer: Seat,
         deck: Sequence[Card],
         rules: Rules | None = None,
         match_score: tuple[int, int] = (0, 0),
@@ -98,7 +100,7 @@ class Hand:
         self.actions: list[Action] = []
         self.phase = Phase.BIDDING
         # R2.1: packets of 3 then 2, from p1.
-        hands = [0, 0, 0, 0]
+        hands: list[CardMask] = [0, 0, 0, 0]
         p1 = (dealer + 1) & 3
         hands[p1] = bits[0] | bits[1] | bits[2] | bits[12] | bits[13]
         hands[(p1 + 1) & 3] = bits[3] | bits[4] | bits[5] | bits[14] | bits[15]
@@ -111,9 +113,9 @@ class Hand:
         self.to_move = self.bidding.to_move
         self.outcome: Outcome | None = None
         # Contract (set when bidding ends).
-        self.sun = False
+        self.contract: Contract | None = None  # None while bidding, or when thrown in (R3.2, R9)
         self.trump = NO_TRUMP
-        self.taker: int | None = None
+        self.taker: Seat | None = None
         self.declarers = 0
         # Doubling (R4).
         self.level = 1
@@ -123,14 +125,14 @@ class Hand:
         self.double_stage = DoubleStage.FIRST_DEFENDER
         self.defenders: tuple[int, int] = (0, 0)
         # Play (R5, R6).
-        self.start_hands: tuple[int, int, int, int] = (0, 0, 0, 0)
+        self.start_hands: tuple[CardMask, CardMask, CardMask, CardMask] = (0, 0, 0, 0)
         self.trick_no = 0
         self.trick: list[int] = []  # card indices in play order, from self.leader
         self.tricks_history: list[tuple[int, int, tuple[int, ...]]] = []  # (leader, winner, cards)
         self.leader = 0
         self.best = 0
         self.winner_seat = 0
-        self.played = 0
+        self.played: CardMask = 0
         self.card_points = [0, 0]
         self.tricks_won = [0, 0]
         self.declared: dict[int, tuple[Project, ...]] = {}
@@ -159,7 +161,7 @@ class Hand:
         return new
 
     # -- queries ---------------------------------------------------------------
-    def position(self, seat: int) -> int:
+    def position(self, seat: Seat) -> int:
         """0 for p1 .. 3 for p4 (R1)."""
         return (seat - self.dealer - 1) % 4
 
@@ -168,11 +170,9 @@ class Hand:
         return self.phase == Phase.FINISHED
 
     @property
-    def contract(self) -> str | None:
-        """``"sun"``, ``"hokum"`` or ``None`` while bidding or when thrown in."""
-        if self.taker is None:
-            return None
-        return "sun" if self.sun else "hokum"
+    def sun(self) -> bool:
+        """Whether the contract is Sun (R3); False while bidding and in Hokum."""
+        return self.contract is _SUN
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move; empty when the hand is over.
@@ -207,12 +207,12 @@ class Hand:
         self._legal = acts
         return acts
 
-    def projects_of(self, seat: int) -> tuple[Project, ...]:
+    def projects_of(self, seat: Seat) -> tuple[Project, ...]:
         """R6.1: the seat's projects on the hand held when play began."""
         return best_projects(
             self.start_hands[seat],
-            self.sun,
-            None if self.sun else self.trump,
+            self.contract is _SUN,
+            None if self.contract is _SUN else self.trump,
             self.rules.trump_sequence_priority,
         )
 
@@ -267,7 +267,7 @@ class Hand:
                 )
             raise self.bidding.explain(atype)
         if atype in (ActionType.DOUBLE, ActionType.FOUR) and same:
-            if self.sun:
+            if self.contract is _SUN:
                 if action.locked:
                     raise IllegalActionError(
                         "A Sun double cannot be locked (R4, R11.4).", code=ErrorCode.SUN_DOUBLE_LOCKED
@@ -330,8 +330,10 @@ class Hand:
         assert taker is not None
         self.taker = taker
         self.declarers = taker & 1
-        self.sun = bidding.sun
-        self.trump = NO_TRUMP if bidding.sun else (bidding.trump if bidding.trump is not None else 0)
+        self.contract = bidding.contract
+        if bidding.contract is _HOKUM:
+            assert bidding.trump is not None
+            self.trump = bidding.trump
         # R2.4: complete the deal from deck[21:], p1 first; the taker gets the up card + 2.
         deck = self.deck
         pos = 21
@@ -345,7 +347,7 @@ class Hand:
                 hands[seat] |= deck[pos].bit | deck[pos + 1].bit | deck[pos + 2].bit
                 pos += 3
         self.start_hands = (hands[0], hands[1], hands[2], hands[3])
-        if not self.sun:
+        if self.contract is not _SUN:
             kq = (1 << (self.trump * 8 + RANK_K)) | (1 << (self.trump * 8 + RANK_Q))
             for seat in range(4):
                 if hands[seat] & kq == kq:
@@ -353,7 +355,7 @@ class Hand:
                     self.baloot_mask = kq
         d1, d2 = (taker + 1) % 4, (taker + 3) % 4
         self.defenders = (d1, d2) if self.position(d1) < self.position(d2) else (d2, d1)
-        if self.sun and not self._sun_double_allowed():
+        if self.contract is _SUN and not self._sun_double_allowed():
             self._start_play()  # R11.1: no doubling step at all
             return
         self.phase = Phase.DOUBLING
@@ -368,7 +370,7 @@ class Hand:
     # -- doubling (R4) -----------------------------------------------------------
     def _doubling_legal(self) -> list[Action]:
         """R4: the answers open to the player asked in the doubling chain."""
-        return list(_DOUBLING_CHOICES[self.sun][self.double_stage][self.to_move])
+        return list(_DOUBLING_CHOICES[self.contract is _SUN][self.double_stage][self.to_move])
 
     def _doubling_explain(self) -> IllegalActionError:
         """R4: who may say what now, as the error to raise."""
@@ -390,7 +392,7 @@ class Hand:
             self.level = 2
             self.locked = bool(action.locked)
             self.doubler = action.seat
-            if self.sun:
+            if self.contract is _SUN:
                 self.locked = False
                 self._start_play()
                 return
@@ -426,11 +428,11 @@ class Hand:
             if has_project(self.start_hands[seat]):
                 self.may_declare |= 1 << seat
 
-    def _declare(self, seat: int) -> None:
+    def _declare(self, seat: Seat) -> None:
         self.declared[seat] = self.projects_of(seat)
         self.may_declare &= ~(1 << seat)
 
-    def _play(self, seat: int, card: int) -> None:
+    def _play(self, seat: Seat, card: int) -> None:
         """R5: play a card; the trick goes to the highest trump, else the highest of the suit led."""
         bit = 1 << card
         self.hands[seat] ^= bit
@@ -479,7 +481,7 @@ class Hand:
             if not projects:
                 continue
             key = (*projects[0].strength(
-                self.sun, None if self.sun else self.trump, self.rules.trump_sequence_priority
+                self.contract is _SUN, None if self.contract is _SUN else self.trump, self.rules.trump_sequence_priority
             ), -self.position(seat))
             if best_key is None or key > best_key:
                 best_key = key
@@ -492,7 +494,7 @@ class Hand:
                 if seat not in self.declared and has_project(self.start_hands[seat]):
                     self.may_declare |= 1 << seat
 
-    def winning_projects(self) -> list[tuple[int, Project]]:
+    def winning_projects(self) -> list[tuple[Seat, Project]]:
         """The projects that score (R6.2): all declared by the winning team's players."""
         team = self.project_team
         if team is None:
@@ -521,13 +523,13 @@ class Hand:
     def _finish_play(self) -> None:
         project_points = [0, 0]
         for seat, project in self.winning_projects():
-            project_points[seat & 1] += project.value(self.sun)
+            project_points[seat & 1] += project.value(self.contract is _SUN)
         baloot = [0, 0]
         bt = self.baloot_team()
         if bt is not None:
             baloot[bt] = 2
         self.result = score_hand(
-            sun=self.sun,
+            sun=self.contract is _SUN,
             declarers=self.declarers,
             level=self.level,
             last_raiser_team=None if self.last_raiser is None else self.last_raiser & 1,
@@ -541,21 +543,14 @@ class Hand:
         self.phase = Phase.FINISHED
 
     # -- helpers for views and records ------------------------------------------------
-    def hand_of(self, seat: int) -> list[Card]:
+    def hand_of(self, seat: Seat) -> list[Card]:
         """The cards a seat holds now."""
         return cards_of(self.hands[seat])
-
-    def describe_contract(self) -> str:
-        if self.taker is None:
-            return "no contract"
-        if self.sun:
-            return f"Sun by seat {self.taker}"
-        return f"Hokum in {SUITS[self.trump]} by seat {self.taker}"
 
     @property
     def trump_suit(self) -> int | None:
         """The trump suit index in Hokum, else None."""
-        return None if self.sun or self.taker is None else self.trump
+        return None if self.contract is _SUN or self.taker is None else self.trump
 
     @property
     def score(self) -> tuple[int, int] | None:

@@ -12,6 +12,7 @@ from .error_codes import ErrorCode
 from .errors import GameOverError, IllegalActionError, NotationError
 from .hand import Hand
 from .rules import Rules
+from .vocab import Seat
 
 RECORD_FORMAT = "baloot-game/1"
 
@@ -26,7 +27,7 @@ def shuffled_deck(rng: random.Random) -> list[Card]:
 class Match:
     """A match of hands (R8). Deal each hand with :meth:`deal` (deck given or shuffled)."""
 
-    def __init__(self, rules: Rules | None = None, first_dealer: int = 0) -> None:
+    def __init__(self, rules: Rules | None = None, first_dealer: Seat = 0) -> None:
         if not is_seat(first_dealer):
             raise NotationError(f"dealer {first_dealer!r} is not 0..3", code=ErrorCode.BAD_SEAT)
         self.rules = rules or Rules()
@@ -42,7 +43,7 @@ class Match:
         return self.hands[-1] if self.hands else None
 
     @property
-    def next_dealer(self) -> int:
+    def next_dealer(self) -> Seat:
         """R1: the deal passes to the right after every hand, thrown-in or not."""
         return self.first_dealer if not self.hands else (self.hands[-1].dealer + 1) % 4
 

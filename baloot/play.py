@@ -14,6 +14,7 @@ from typing import Final, Protocol
 from .cards import HIGHER_PLAIN, HIGHER_TRUMP, NO_TRUMP, SUIT_MASK, SUIT_NAMES, SUITS
 from .error_codes import ErrorCode
 from .errors import IllegalActionError
+from .vocab import CardMask, Seat
 
 # Why a card is refused (R5): the engine's error codes.
 NOT_HELD: Final = ErrorCode.NOT_YOUR_CARD
@@ -23,7 +24,7 @@ BEAT_TRUMP: Final = ErrorCode.BEAT_TRUMP
 HIGHER_TRUMP_NEEDED: Final = ErrorCode.HIGHER_TRUMP
 MUST_TRUMP: Final = ErrorCode.MUST_TRUMP
 
-Obligations = tuple[int, ErrorCode | None, int, ErrorCode | None]
+Obligations = tuple[CardMask, ErrorCode | None, CardMask, ErrorCode | None]
 """``(follow, follow_code, legal, legal_code)`` from :func:`obligations`."""
 
 
@@ -38,7 +39,7 @@ class TrickState(Protocol):
     """
 
     @property
-    def hands(self) -> Sequence[int]: ...
+    def hands(self) -> Sequence[CardMask]: ...
     @property
     def trump(self) -> int: ...
     @property
@@ -46,14 +47,14 @@ class TrickState(Protocol):
     @property
     def best(self) -> int: ...
     @property
-    def winner_seat(self) -> int: ...
+    def winner_seat(self) -> Seat: ...
     @property
-    def played(self) -> int: ...
+    def played(self) -> CardMask: ...
     @property
     def locked(self) -> bool: ...
 
 
-def obligations(state: TrickState, seat: int) -> Obligations:
+def obligations(state: TrickState, seat: Seat) -> Obligations:
     """R5.1/R5.2: the cards ``seat`` may play now, with the obligation behind each refusal.
 
     Returns ``(follow, follow_code, legal, legal_code)`` with
@@ -104,17 +105,17 @@ def obligations(state: TrickState, seat: int) -> Obligations:
     return hand, None, hand, None  # R5.2: cannot over-trump: anything
 
 
-def legal_mask(state: TrickState, seat: int) -> int:
+def legal_mask(state: TrickState, seat: Seat) -> CardMask:
     """R5.1/R5.2: the mask of cards ``seat`` may play now (see :func:`obligations`)."""
     return obligations(state, seat)[2]
 
 
-def is_ekka(card: int, trump: int, played: int) -> bool:
+def is_ekka(card: int, trump: int, played: CardMask) -> bool:
     """R5.2 Ekka: a non-trump lead that is the highest unplayed card of its suit."""
     return trump != NO_TRUMP and card >> 3 != trump and not HIGHER_PLAIN[card] & ~played
 
 
-def refusal_code(state: TrickState, seat: int, card: int) -> ErrorCode | None:
+def refusal_code(state: TrickState, seat: Seat, card: int) -> ErrorCode | None:
     """The obligation (R5) that ``seat`` playing ``card`` breaks, or ``None`` if it may."""
     bit = 1 << card
     if not state.hands[seat] & bit:
@@ -136,7 +137,7 @@ def refusal_suit(code: ErrorCode, state: TrickState) -> int | None:
     return None
 
 
-def refusal(state: TrickState, seat: int, card: int) -> IllegalActionError | None:
+def refusal(state: TrickState, seat: Seat, card: int) -> IllegalActionError | None:
     """Why ``seat`` may not play ``card`` now (R5), as the error to raise; ``None`` if it may."""
     code = refusal_code(state, seat, card)
     if code is None:
