@@ -5,6 +5,7 @@ The engine modules import only the standard library.
 
 from .actions import Action, ActionType
 from .cards import ALL_CARDS, Card
+from .error_codes import ErrorCode
 from .errors import (
     BalootError,
     GameOverError,
@@ -18,6 +19,7 @@ from .match import Match
 from .record import match_from_record, replay_summary
 from .rules import Rules
 from .view import SeatView, seat_view
+from .vocab import CardMask, Contract, Seat
 
 __all__ = [
     "ALL_CARDS",
@@ -25,6 +27,9 @@ __all__ = [
     "ActionType",
     "BalootError",
     "Card",
+    "CardMask",
+    "Contract",
+    "ErrorCode",
     "GameOverError",
     "Hand",
     "IllegalActionError",
@@ -34,6 +39,7 @@ __all__ = [
     "Phase",
     "RecordError",
     "Rules",
+    "Seat",
     "SeatView",
     "match_from_record",
     "replay_summary",

@@ -6,7 +6,9 @@ from enum import StrEnum
 from typing import Any, Final, TypeGuard
 
 from .cards import ALL_CARDS, SUITS, Card, parse_suit
+from .error_codes import ErrorCode
 from .errors import NotationError
+from .vocab import Seat
 
 
 class ActionType(StrEnum):
@@ -29,11 +31,12 @@ class ActionType(StrEnum):
         return self.value
 
 
-def is_seat(value: object) -> TypeGuard[int]:
+def is_seat(value: object) -> TypeGuard[Seat]:
     """Whether ``value`` is a seat number 0..3 (an ``int``, not a ``bool``)."""
     return not isinstance(value, bool) and isinstance(value, int) and 0 <= value < 4
 
 
+_BAD: Final = ErrorCode.BAD_ACTION
 _TYPES: Final = {t.value: t for t in ActionType}
 BAD_SUIT: Final = 4
 """``Action.suit`` of a Hokum whose ``suit`` was not a suit letter (see ``from_json``)."""
@@ -47,7 +50,7 @@ class Action:
     """
 
     __slots__ = ("card", "card_index", "key", "locked", "seat", "suit", "type")
-    seat: int
+    seat: Seat
     type: ActionType
     card: Card | None
     card_index: int  # the card's index for a play, else -1 (saves a lookup in the hot path)
@@ -59,7 +62,7 @@ class Action:
 
     def __new__(
         cls,
-        seat: int,
+        seat: Seat,
         type: ActionType,
         card: Card | None = None,
         locked: bool | None = None,
@@ -75,24 +78,24 @@ class Action:
             )
             found = cls._interned.get(key)
         except (AttributeError, TypeError, ValueError):
-            raise NotationError("not an action: bad card, lock or suit value") from None
+            raise NotationError("not an action: bad card, lock or suit value", code=_BAD) from None
         if found is not None:
             return found
         if not is_seat(seat):
-            raise NotationError(f"seat {seat!r} is not 0..3")
+            raise NotationError(f"seat {seat!r} is not 0..3", code=_BAD)
         atype = _TYPES.get(str(type))
         if atype is None:
-            raise NotationError(f"unknown action type {type!r}")
+            raise NotationError(f"unknown action type {type!r}", code=_BAD)
         type = atype
         if card is not None and not isinstance(card, Card):
-            raise NotationError(f"{card!r} is not a card")
+            raise NotationError(f"{card!r} is not a card", code=_BAD)
         if (type is ActionType.PLAY) != (card is not None):
-            raise NotationError("a play action names exactly one card, and only a play does")
+            raise NotationError("a play action names exactly one card, and only a play does", code=_BAD)
         if locked is not None and (not isinstance(locked, bool) or type not in (ActionType.DOUBLE, ActionType.FOUR)):
-            raise NotationError("only a double or a four says locked (true) or open (false)")
+            raise NotationError("only a double or a four says locked (true) or open (false)", code=_BAD)
         bad_suit = isinstance(suit, bool) or not isinstance(suit, int) or not 0 <= suit <= BAD_SUIT
         if suit is not None and (bad_suit or type is not ActionType.HOKUM):
-            raise NotationError("only a Hokum names a suit (S, H, D or C)")
+            raise NotationError("only a Hokum names a suit (S, H, D or C)", code=_BAD)
         action = object.__new__(cls)
         action.seat = seat
         action.type = type
@@ -124,25 +127,25 @@ class Action:
     def from_json(obj: object) -> Action:
         """Read an R10 action object; unknown extra keys are ignored (R11.4)."""
         if not isinstance(obj, dict):
-            raise NotationError("an action must be a JSON object")
+            raise NotationError("an action must be a JSON object", code=_BAD)
         seat = obj.get("seat")
         if not is_seat(seat):
-            raise NotationError(f"action seat {seat!r} is not 0..3")
+            raise NotationError(f"action seat {seat!r} is not 0..3", code=_BAD)
         type_text = obj.get("type")
         atype = _TYPES.get(type_text) if isinstance(type_text, str) else None
         if atype is None:
-            raise NotationError(f"unknown action type {type_text!r}")
+            raise NotationError(f"unknown action type {type_text!r}", code=_BAD)
         card = None
         locked = None
         suit = None
         if atype is ActionType.PLAY:
             if "card" not in obj:
-                raise NotationError("a play action needs a 'card'")
+                raise NotationError("a play action needs a 'card'", code=_BAD)
             card = Card.parse(obj["card"])
         if atype in (ActionType.DOUBLE, ActionType.FOUR) and obj.get("locked") is not None:
             value = obj["locked"]
             if not isinstance(value, bool):
-                raise NotationError(f"'locked' must be true or false, not {value!r}")
+                raise NotationError(f"'locked' must be true or false, not {value!r}", code=_BAD)
             locked = value
         if atype is ActionType.HOKUM and obj.get("suit") is not None:
             # Only a round-two confirmation reads the suit (R3.2); elsewhere it is ignored
@@ -168,11 +171,11 @@ class Action:
 
     # Convenience constructors -------------------------------------------------
     @staticmethod
-    def pass_(seat: int) -> Action:
+    def pass_(seat: Seat) -> Action:
         return Action(seat, ActionType.PASS)
 
     @staticmethod
-    def play(seat: int, card: Card | str) -> Action:
+    def play(seat: Seat, card: Card | str) -> Action:
         return Action(seat, ActionType.PLAY, Card.parse(card) if isinstance(card, str) else card)
 
 
@@ -211,14 +214,3 @@ def _suit_byte_tables() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...
 
 PLAYS_BY_SUIT_BYTE: Final = _suit_byte_tables()
 """``PLAYS_BY_SUIT_BYTE[seat][suit][byte]``: play actions for the cards of one suit."""
-
-
-def plays_of_mask(seat: int, mask: int) -> list[Action]:
-    """The play actions of ``seat`` for every card of ``mask``, in index order."""
-    t = PLAYS_BY_SUIT_BYTE[seat]
-    return [
-        *t[0][mask & 255],
-        *t[1][(mask >> 8) & 255],
-        *t[2][(mask >> 16) & 255],
-        *t[3][mask >> 24],
-    ]

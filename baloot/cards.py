@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
+from .error_codes import ErrorCode
 from .errors import NotationError
+from .vocab import CardMask
 
 SUITS: Final = "SHDC"
 RANKS: Final = "789TJQKA"
@@ -40,7 +42,7 @@ class Card:
 
     def __new__(cls, index: int) -> Card:
         if not 0 <= index < 32:
-            raise NotationError(f"card index {index} is not 0..31")
+            raise NotationError(f"card index {index} is not 0..31", code=ErrorCode.BAD_CARD)
         return ALL_CARDS[index] if len(ALL_CARDS) == 32 else cls._make(index)
 
     @classmethod
@@ -57,11 +59,11 @@ class Card:
     def parse(text: object) -> Card:
         """Read ``QH``-style notation (rank then suit, R1); raises NotationError."""
         if not isinstance(text, str) or len(text) != 2:
-            raise NotationError(f"{text!r} is not a card (rank then suit, like 'QH')")
+            raise NotationError(f"{text!r} is not a card (rank then suit, like 'QH')", code=ErrorCode.BAD_CARD)
         rank = RANKS.find(text[0])
         suit = SUITS.find(text[1])
         if rank < 0 or suit < 0:
-            raise NotationError(f"{text!r} is not a card (ranks 789TJQKA, suits SHDC)")
+            raise NotationError(f"{text!r} is not a card (ranks 789TJQKA, suits SHDC)", code=ErrorCode.BAD_CARD)
         return ALL_CARDS[suit * 8 + rank]
 
     def __str__(self) -> str:
@@ -84,16 +86,16 @@ ALL_CARDS.extend(Card._make(i) for i in range(32))
 def parse_suit(text: object) -> int:
     """A suit letter ``S H D C`` to its index; raises NotationError."""
     if not isinstance(text, str) or len(text) != 1 or text not in SUITS:
-        raise NotationError(f"{text!r} is not a suit (one of S, H, D, C)")
+        raise NotationError(f"{text!r} is not a suit (one of S, H, D, C)", code=ErrorCode.BAD_SUIT)
     return SUITS.index(text)
 
 
-def cards_of(mask: int) -> list[Card]:
+def cards_of(mask: CardMask) -> list[Card]:
     """The cards of a mask, in index order (suit, then sequence order)."""
     return [ALL_CARDS[i] for i in iter_bits(mask)]
 
 
-def iter_bits(mask: int) -> Iterator[int]:
+def iter_bits(mask: CardMask) -> Iterator[int]:
     """Indices of the set bits of ``mask``, lowest first."""
     while mask:
         low = mask & -mask
@@ -101,7 +103,7 @@ def iter_bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def mask_of(cards: Iterable[Card]) -> int:
+def mask_of(cards: Iterable[Card]) -> CardMask:
     """The bit mask of some cards."""
     mask = 0
     for card in cards:
@@ -168,8 +170,3 @@ HIGHER_TRUMP: Final = _higher_masks(TRUMP_ORDER)
 """Cards of the same suit that beat ``card`` when that suit is trump."""
 HIGHER_PLAIN: Final = _higher_masks(PLAIN_ORDER)
 """Cards of the same suit that beat ``card`` in plain order (used for Ekka, R5.2)."""
-
-
-def hand_text(mask: int) -> str:
-    """Cards of a mask as text, e.g. ``'7S 8S AH'``."""
-    return " ".join(ALL_CARDS[i].text for i in iter_bits(mask))

@@ -18,23 +18,21 @@ from .cards import (
     BEATS,
     CARD_POINTS,
     FULL_DECK,
-    HIGHER_PLAIN,
-    HIGHER_TRUMP,
     NO_TRUMP,
     RANK_K,
     RANK_Q,
-    SUIT_MASK,
-    SUITS,
     Card,
     cards_of,
 )
+from .error_codes import ErrorCode
 from .errors import GameOverError, IllegalActionError, NotationError, NotYourTurnError
-from .play import lead_mask, refusal
+from .play import obligations, refusal
 from .projects import Project, best_projects, has_project
 from .rules import Rules
 from .sawa import FIRST_TRICK as SAWA_FIRST_TRICK
 from .sawa import claim_holds, claim_points, claim_refusal
 from .scoring import GAHWA, HandScore, score_hand
+from .vocab import CardMask, Contract, Seat
 
 _PLAY = ActionType.PLAY
 _DECLARE = ActionType.DECLARE
@@ -52,6 +50,7 @@ class Phase(IntEnum):
 
 
 _BIDDING, _DOUBLING, _PLAYING, _FINISHED = Phase.BIDDING, Phase.DOUBLING, Phase.PLAYING, Phase.FINISHED
+_SUN, _HOKUM = Contract.SUN, Contract.HOKUM
 
 
 class DoubleStage(IntEnum):
@@ -69,7 +68,8 @@ class Hand:
     match score before the hand (R4's Sun double needs it).
 
     Search code (the hard AI's playouts) may read these fields directly; they
-    are kept stable: ``hands`` (card masks per seat, held now), ``start_hands``
+    are kept stable: ``contract`` (a :class:`Contract`, None until one is
+    made), ``hands`` (card masks per seat, held now), ``start_hands``
     (at the start of play, R6.1), ``trick`` (card indices in play order, from
     ``leader``), ``best`` and ``winner_seat`` (the card winning the trick and its
     seat), ``played`` (cards of completed tricks), ``trump`` (suit index, or
@@ -80,7 +80,7 @@ class Hand:
 
     def __init__(
         self,
-        dealer: int,
+        dealer: Seat,
         deck: Sequence[Card],
         rules: Rules | None = None,
         match_score: tuple[int, int] = (0, 0),
@@ -88,14 +88,14 @@ class Hand:
         try:
             bits = [c.bit for c in deck]
         except (AttributeError, TypeError):
-            raise NotationError("a deck must be a list of 32 cards") from None
+            raise NotationError("a deck must be a list of 32 cards", code=ErrorCode.BAD_DECK) from None
         seen = 0
         for b in bits:
             seen |= b
         if len(bits) != 32 or seen != FULL_DECK:
-            raise NotationError("a deck must hold the 32 distinct cards")
+            raise NotationError("a deck must hold the 32 distinct cards", code=ErrorCode.BAD_DECK)
         if not is_seat(dealer):
-            raise NotationError(f"dealer {dealer!r} is not 0..3")
+            raise NotationError(f"dealer {dealer!r} is not 0..3", code=ErrorCode.BAD_SEAT)
         self.rules = rules or Rules()
         self.dealer = dealer
         self.deck = tuple(deck)
@@ -103,7 +103,7 @@ class Hand:
         self.actions: list[Action] = []
         self.phase = Phase.BIDDING
         # R2.1: packets of 3 then 2, from p1.
-        hands = [0, 0, 0, 0]
+        hands: list[CardMask] = [0, 0, 0, 0]
         p1 = (dealer + 1) & 3
         hands[p1] = bits[0] | bits[1] | bits[2] | bits[12] | bits[13]
         hands[(p1 + 1) & 3] = bits[3] | bits[4] | bits[5] | bits[14] | bits[15]
@@ -116,9 +116,9 @@ class Hand:
         self.to_move = self.bidding.to_move
         self.outcome: Outcome | None = None
         # Contract (set when bidding ends).
-        self.sun = False
+        self.contract: Contract | None = None  # None while bidding, or when thrown in (R3.2, R9)
         self.trump = NO_TRUMP
-        self.taker: int | None = None
+        self.taker: Seat | None = None
         self.declarers = 0
         # Doubling (R4).
         self.level = 1
@@ -128,15 +128,14 @@ class Hand:
         self.double_stage = DoubleStage.FIRST_DEFENDER
         self.defenders: tuple[int, int] = (0, 0)
         # Play (R5, R6).
-        self.start_hands: tuple[int, int, int, int] = (0, 0, 0, 0)
+        self.start_hands: tuple[CardMask, CardMask, CardMask, CardMask] = (0, 0, 0, 0)
         self.trick_no = 0
         self.trick: list[int] = []  # card indices in play order, from self.leader
         self.tricks_history: list[tuple[int, int, tuple[int, ...]]] = []  # (leader, winner, cards)
         self.leader = 0
         self.best = 0
         self.winner_seat = 0
-        self.ekka = False
-        self.played = 0
+        self.played: CardMask = 0
         self.card_points = [0, 0]
         self.tricks_won = [0, 0]
         self.declared: dict[int, tuple[Project, ...]] = {}
@@ -166,7 +165,7 @@ class Hand:
         return new
 
     # -- queries ---------------------------------------------------------------
-    def position(self, seat: int) -> int:
+    def position(self, seat: Seat) -> int:
         """0 for p1 .. 3 for p4 (R1)."""
         return (seat - self.dealer - 1) % 4
 
@@ -175,58 +174,31 @@ class Hand:
         return self.phase == Phase.FINISHED
 
     @property
-    def contract(self) -> str | None:
-        """``"sun"``, ``"hokum"`` or ``None`` while bidding or when thrown in."""
-        if self.taker is None:
-            return None
-        return "sun" if self.sun else "hokum"
+    def sun(self) -> bool:
+        """Whether the contract is Sun (R3); False while bidding and in Hokum."""
+        return self.contract is _SUN
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action of the seat to move; empty when the hand is over."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
+        """Every legal action of the seat to move; empty when the hand is over.
 
-    def _compute_legal(self) -> list[Action]:
-        if self.phase is not _PLAYING:
-            if self.phase is _BIDDING:
-                return self.bidding.legal()
-            if self.phase is _DOUBLING:
-                return self._doubling_legal()
-            return []
-        seat = self.to_move
-        hand = self.hands[seat]
-        trick = self.trick
-        trump = self.trump
-        if not trick:
-            # R5.2: in a locked hand no trump lead unless only trumps remain.
-            mask = lead_mask(hand, trump, True) if self.locked else hand
-        else:
-            # R5.1 / R5.2, inlined from play.follow_mask for speed (same logic, tested against it).
-            led_suit = trick[0] >> 3
-            suited = hand & SUIT_MASK[led_suit]
-            if trump == NO_TRUMP:
-                mask = suited or hand
-            elif led_suit == trump:
-                if not suited:
-                    mask = hand
-                elif (self.winner_seat - seat) & 1 == 0:
-                    mask = suited
-                else:
-                    mask = (suited & HIGHER_TRUMP[self.best]) or suited
-            elif suited:
-                mask = suited
+        The list is computed once per state and cached (the hot path of search
+        and of the benchmark, so it is written out in one function).
+        """
+        legal = self._legal
+        if legal is not None:
+            return legal
+        phase = self.phase
+        if phase is not _PLAYING:
+            if phase is _BIDDING:
+                legal = self.bidding.legal()
+            elif phase is _DOUBLING:
+                legal = self._doubling_legal()
             else:
-                trumps = hand & SUIT_MASK[trump]
-                if not trumps:
-                    mask = hand
-                elif (self.winner_seat - seat) & 1 == 0:
-                    mask = hand if (len(trick) == 3 or self.ekka) else trumps
-                elif self.best >> 3 != trump:
-                    mask = trumps
-                else:
-                    mask = (trumps & HIGHER_TRUMP[self.best]) or hand
+                legal = []
+            self._legal = legal
+            return legal
+        seat = self.to_move
+        mask = obligations(self, seat)[2]  # R5.1 / R5.2, defined once in play.py
         t = PLAYS_BY_SUIT_BYTE[seat]
         acts = [
             *t[0][mask & 255],
@@ -238,20 +210,21 @@ class Hand:
             acts.append(DECLARE_ACTIONS[seat])
         # R12.1/R12.2 hook: Sawa at a lead from the third trick on, when the claim is certain.
         if (
-            not trick
+            not self.trick
             and self.trick_no >= SAWA_FIRST_TRICK
             and self.rules.sawa
-            and claim_holds(hand, self.played, trump, self.locked)
+            and claim_holds(self.hands[seat], self.played, self.trump, self.locked)
         ):
             acts.append(SAWA_ACTIONS[seat])
+        self._legal = acts
         return acts
 
-    def projects_of(self, seat: int) -> tuple[Project, ...]:
+    def projects_of(self, seat: Seat) -> tuple[Project, ...]:
         """R6.1: the seat's projects on the hand held when play began."""
         return best_projects(
             self.start_hands[seat],
-            self.sun,
-            None if self.sun else self.trump,
+            self.contract is _SUN,
+            None if self.contract is _SUN else self.trump,
             self.rules.trump_sequence_priority,
         )
 
@@ -260,7 +233,7 @@ class Hand:
         """Apply one action (R2-R7); raises IllegalActionError and changes nothing."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            legal = self.legal_actions()
         if action not in legal:
             action = self._resolve(action, legal)
         self._legal = None
@@ -287,12 +260,14 @@ class Hand:
     def _resolve(self, action: Action, legal: list[Action]) -> Action:
         """Match a non-interned or loosely written action to a legal one, or explain."""
         if not isinstance(action, Action):
-            raise NotationError(f"{action!r} is not an action")
+            raise NotationError(f"{action!r} is not an action", code=ErrorCode.BAD_ACTION)
         if self.phase == Phase.FINISHED:
-            raise GameOverError("This hand is already over (R11.5).")
+            raise GameOverError("This hand is already over (R11.5).", code=ErrorCode.HAND_OVER)
         if action.seat != self.to_move:
             raise NotYourTurnError(
-                f"It is seat {self.to_move}'s turn, not seat {action.seat}'s."
+                f"It is seat {self.to_move}'s turn, not seat {action.seat}'s.",
+                code=ErrorCode.NOT_YOUR_TURN,
+                params={"seat": self.to_move},
             )
         atype = action.type
         same = [a for a in legal if a.type is atype]
@@ -300,59 +275,77 @@ class Hand:
             if same[0].suit is None:
                 return same[0]  # a suit on a round-one or first round-two Hokum is ignored
             if action.suit is None or action.suit == BAD_SUIT:
-                raise IllegalActionError("Confirming Hokum in round two must name the trump suit (R3.2, R11.4).")
-            raise IllegalActionError(self.bidding.explain(atype))
+                raise IllegalActionError(
+                    "Confirming Hokum in round two must name the trump suit (R3.2, R11.4).",
+                    code=ErrorCode.CONFIRM_NEEDS_SUIT,
+                )
+            raise self.bidding.explain(atype)
         if atype in (ActionType.DOUBLE, ActionType.FOUR) and same:
-            if self.sun:
+            if self.contract is _SUN:
                 if action.locked:
-                    raise IllegalActionError("A Sun double cannot be locked (R4, R11.4).")
+                    raise IllegalActionError(
+                        "A Sun double cannot be locked (R4, R11.4).", code=ErrorCode.SUN_DOUBLE_LOCKED
+                    )
                 return same[0]
             if action.locked is None:
-                raise IllegalActionError(f"A Hokum {atype.value} must say locked or open (R4, R11.4).")
+                raise IllegalActionError(
+                    f"A Hokum {atype.value} must say locked or open (R4, R11.4).",
+                    code=ErrorCode.LOCK_OR_OPEN,
+                    params={"action": atype.value},
+                )
         if same and atype not in (_PLAY,):
             return same[0]
-        raise IllegalActionError(self._explain(action))
+        raise self._explain(action)
 
-    def _explain(self, action: Action) -> str:
+    def _explain(self, action: Action) -> IllegalActionError:
+        """Why a (well-formed) action by the seat to move is refused, as the error to raise."""
         atype = action.type
         if self.phase == Phase.BIDDING:
             return self.bidding.explain(atype)
         if self.phase == Phase.DOUBLING:
-            return self._doubling_explain(atype)
+            return self._doubling_explain()
         if atype is _PLAY:
             card = action.card
             assert card is not None
-            trick = self.trick
-            seat = action.seat
-            return refusal(
-                card.index,
-                self.hands[seat],
-                self.trump,
-                trick[0] if trick else None,
-                self.best,
-                bool(trick) and (self.winner_seat - seat) & 1 == 0,
-                self.locked,
-            )
+            reason = refusal(self, action.seat, card.index)
+            assert reason is not None, "a legal play is never explained"
+            return reason
         if atype is _DECLARE:
             if not has_project(self.start_hands[action.seat]):
-                return "You have no project to declare (R11.3)."
+                return IllegalActionError("You have no project to declare (R11.3).", code=ErrorCode.NO_PROJECT)
             if action.seat in self.declared:
-                return "You have already declared your projects (R6.2)."
+                return IllegalActionError(
+                    "You have already declared your projects (R6.2).", code=ErrorCode.ALREADY_DECLARED
+                )
             if self.trick_no == 1:
-                return "Only the winning project team's other player may show projects now (R6.2)."
-            return "Projects are declared during the first trick, before you play (R6.2)."
+                return IllegalActionError(
+                    "Only the winning project team's other player may show projects now (R6.2).",
+                    code=ErrorCode.SHOW_ONLY_WINNING,
+                )
+            return IllegalActionError(
+                "Projects are declared during the first trick, before you play (R6.2).",
+                code=ErrorCode.DECLARE_FIRST_TRICK,
+            )
         if atype is _SAWA:
             return self._sawa_explain()
-        return f"You may not {atype.value} while the cards are being played (R5)."
+        return IllegalActionError(
+            f"You may not {atype.value} while the cards are being played (R5).",
+            code=ErrorCode.NOT_DURING_PLAY,
+            params={"action": atype.value},
+        )
 
-    def _sawa_explain(self) -> str:
+    def _sawa_explain(self) -> IllegalActionError:
         """Why the seat to move may not claim Sawa now (R9, R12.1, R12.2)."""
         if not self.rules.sawa:
-            return "Sawa is turned off at this table (R9)."
+            return IllegalActionError("Sawa is turned off at this table (R9).", code=ErrorCode.SAWA_OFF)
         if self.trick:
-            return "Sawa is claimed instead of leading a trick, not during one (R12.1)."
+            return IllegalActionError(
+                "Sawa is claimed instead of leading a trick, not during one (R12.1).", code=ErrorCode.SAWA_MID_TRICK
+            )
         if self.trick_no < SAWA_FIRST_TRICK:
-            return "Sawa may be claimed only from the third trick on (R12.1)."
+            return IllegalActionError(
+                "Sawa may be claimed only from the third trick on (R12.1).", code=ErrorCode.SAWA_EARLY
+            )
         return claim_refusal(self.hands[self.to_move], self.played, self.trump, self.locked)
 
     # -- bidding and the end of the deal ---------------------------------------
@@ -367,8 +360,10 @@ class Hand:
         assert taker is not None
         self.taker = taker
         self.declarers = taker & 1
-        self.sun = bidding.sun
-        self.trump = NO_TRUMP if bidding.sun else (bidding.trump if bidding.trump is not None else 0)
+        self.contract = bidding.contract
+        if bidding.contract is _HOKUM:
+            assert bidding.trump is not None
+            self.trump = bidding.trump
         # R2.4: complete the deal from deck[21:], p1 first; the taker gets the up card + 2.
         deck = self.deck
         pos = 21
@@ -382,7 +377,7 @@ class Hand:
                 hands[seat] |= deck[pos].bit | deck[pos + 1].bit | deck[pos + 2].bit
                 pos += 3
         self.start_hands = (hands[0], hands[1], hands[2], hands[3])
-        if not self.sun:
+        if self.contract is not _SUN:
             kq = (1 << (self.trump * 8 + RANK_K)) | (1 << (self.trump * 8 + RANK_Q))
             for seat in range(4):
                 if hands[seat] & kq == kq:
@@ -390,7 +385,7 @@ class Hand:
                     self.baloot_mask = kq
         d1, d2 = (taker + 1) % 4, (taker + 3) % 4
         self.defenders = (d1, d2) if self.position(d1) < self.position(d2) else (d2, d1)
-        if self.sun and not self._sun_double_allowed():
+        if self.contract is _SUN and not self._sun_double_allowed():
             self._start_play()  # R11.1: no doubling step at all
             return
         self.phase = Phase.DOUBLING
@@ -405,17 +400,12 @@ class Hand:
     # -- doubling (R4) -----------------------------------------------------------
     def _doubling_legal(self) -> list[Action]:
         """R4: the answers open to the player asked in the doubling chain."""
-        return list(_DOUBLING_CHOICES[self.sun][self.double_stage][self.to_move])
+        return list(_DOUBLING_CHOICES[self.contract is _SUN][self.double_stage][self.to_move])
 
-    def _doubling_explain(self, atype: ActionType) -> str:
-        names = {
-            DoubleStage.FIRST_DEFENDER: "a defender may Double or pass",
-            DoubleStage.SECOND_DEFENDER: "a defender may Double or pass",
-            DoubleStage.TRIPLE: "the declarer may Triple or pass",
-            DoubleStage.FOUR: "the doubler may Four or pass",
-            DoubleStage.GAHWA: "the declarer may Gahwa or pass",
-        }
-        return f"Now {names[self.double_stage]} (R4)."
+    def _doubling_explain(self) -> IllegalActionError:
+        """R4: who may say what now, as the error to raise."""
+        code, who = _DOUBLING_REFUSALS[self.double_stage]
+        return IllegalActionError(f"Now {who} (R4).", code=code)
 
     def _double(self, action: Action) -> None:
         atype = action.type
@@ -432,7 +422,7 @@ class Hand:
             self.level = 2
             self.locked = bool(action.locked)
             self.doubler = action.seat
-            if self.sun:
+            if self.contract is _SUN:
                 self.locked = False
                 self._start_play()
                 return
@@ -468,11 +458,11 @@ class Hand:
             if has_project(self.start_hands[seat]):
                 self.may_declare |= 1 << seat
 
-    def _declare(self, seat: int) -> None:
+    def _declare(self, seat: Seat) -> None:
         self.declared[seat] = self.projects_of(seat)
         self.may_declare &= ~(1 << seat)
 
-    def _play(self, seat: int, card: int) -> None:
+    def _play(self, seat: Seat, card: int) -> None:
         """R5: play a card; the trick goes to the highest trump, else the highest of the suit led."""
         bit = 1 << card
         self.hands[seat] ^= bit
@@ -481,13 +471,7 @@ class Hand:
         trick = self.trick
         trick.append(card)
         n = len(trick)
-        if n == 1:
-            self.best = card
-            self.winner_seat = seat
-            trump = self.trump
-            # R5.2 Ekka: a non-trump lead that is the highest unplayed card of its suit.
-            self.ekka = trump != NO_TRUMP and card >> 3 != trump and not HIGHER_PLAIN[card] & ~self.played
-        elif BEATS[(self.trump * 32 + self.best) * 32 + card]:
+        if n == 1 or BEATS[(self.trump * 32 + self.best) * 32 + card]:
             self.best = card
             self.winner_seat = seat
         if n < 4:
@@ -537,7 +521,7 @@ class Hand:
             if not projects:
                 continue
             key = (*projects[0].strength(
-                self.sun, None if self.sun else self.trump, self.rules.trump_sequence_priority
+                self.contract is _SUN, None if self.contract is _SUN else self.trump, self.rules.trump_sequence_priority
             ), -self.position(seat))
             if best_key is None or key > best_key:
                 best_key = key
@@ -550,7 +534,7 @@ class Hand:
                 if seat not in self.declared and has_project(self.start_hands[seat]):
                     self.may_declare |= 1 << seat
 
-    def winning_projects(self) -> list[tuple[int, Project]]:
+    def winning_projects(self) -> list[tuple[Seat, Project]]:
         """The projects that score (R6.2): all declared by the winning team's players."""
         team = self.project_team
         if team is None:
@@ -579,13 +563,13 @@ class Hand:
     def _finish_play(self) -> None:
         project_points = [0, 0]
         for seat, project in self.winning_projects():
-            project_points[seat & 1] += project.value(self.sun)
+            project_points[seat & 1] += project.value(self.contract is _SUN)
         baloot = [0, 0]
         bt = self.baloot_team()
         if bt is not None:
             baloot[bt] = 2
         self.result = score_hand(
-            sun=self.sun,
+            sun=self.contract is _SUN,
             declarers=self.declarers,
             level=self.level,
             last_raiser_team=None if self.last_raiser is None else self.last_raiser & 1,
@@ -599,21 +583,14 @@ class Hand:
         self.phase = Phase.FINISHED
 
     # -- helpers for views and records ------------------------------------------------
-    def hand_of(self, seat: int) -> list[Card]:
+    def hand_of(self, seat: Seat) -> list[Card]:
         """The cards a seat holds now."""
         return cards_of(self.hands[seat])
-
-    def describe_contract(self) -> str:
-        if self.taker is None:
-            return "no contract"
-        if self.sun:
-            return f"Sun by seat {self.taker}"
-        return f"Hokum in {SUITS[self.trump]} by seat {self.taker}"
 
     @property
     def trump_suit(self) -> int | None:
         """The trump suit index in Hokum, else None."""
-        return None if self.sun or self.taker is None else self.trump
+        return None if self.contract is _SUN or self.taker is None else self.trump
 
     @property
     def score(self) -> tuple[int, int] | None:
@@ -659,3 +636,12 @@ def _doubling_choices() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...
 
 
 _DOUBLING_CHOICES: Final = _doubling_choices()
+
+_DOUBLING_REFUSALS: Final = {
+    DoubleStage.FIRST_DEFENDER: (ErrorCode.DOUBLING_DEFENDER, "a defender may Double or pass"),
+    DoubleStage.SECOND_DEFENDER: (ErrorCode.DOUBLING_DEFENDER, "a defender may Double or pass"),
+    DoubleStage.TRIPLE: (ErrorCode.DOUBLING_TRIPLE, "the declarer may Triple or pass"),
+    DoubleStage.FOUR: (ErrorCode.DOUBLING_FOUR, "the doubler may Four or pass"),
+    DoubleStage.GAHWA: (ErrorCode.DOUBLING_GAHWA, "the declarer may Gahwa or pass"),
+}
+"""R4: the refusal in each doubling stage (its code and who may speak)."""

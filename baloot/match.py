@@ -8,9 +8,11 @@ from typing import Any
 
 from .actions import Action, is_seat
 from .cards import ALL_CARDS, Card
+from .error_codes import ErrorCode
 from .errors import GameOverError, IllegalActionError, NotationError
 from .hand import Hand
 from .rules import Rules
+from .vocab import Seat
 
 RECORD_FORMAT = "baloot-game/1"
 
@@ -25,9 +27,9 @@ def shuffled_deck(rng: random.Random) -> list[Card]:
 class Match:
     """A match of hands (R8). Deal each hand with :meth:`deal` (deck given or shuffled)."""
 
-    def __init__(self, rules: Rules | None = None, first_dealer: int = 0) -> None:
+    def __init__(self, rules: Rules | None = None, first_dealer: Seat = 0) -> None:
         if not is_seat(first_dealer):
-            raise NotationError(f"dealer {first_dealer!r} is not 0..3")
+            raise NotationError(f"dealer {first_dealer!r} is not 0..3", code=ErrorCode.BAD_SEAT)
         self.rules = rules or Rules()
         self.first_dealer = first_dealer
         self.hands: list[Hand] = []
@@ -41,7 +43,7 @@ class Match:
         return self.hands[-1] if self.hands else None
 
     @property
-    def next_dealer(self) -> int:
+    def next_dealer(self) -> Seat:
         """R1: the deal passes to the right after every hand, thrown-in or not."""
         return self.first_dealer if not self.hands else (self.hands[-1].dealer + 1) % 4
 
@@ -57,9 +59,9 @@ class Match:
     def deal(self, deck: Sequence[Card] | random.Random) -> Hand:
         """Start the next hand with this deck (or one shuffled with this RNG)."""
         if self.winner is not None:
-            raise GameOverError("The match is over (R8).")
+            raise GameOverError("The match is over (R8).", code=ErrorCode.MATCH_OVER)
         if self.hands and not self.hands[-1].finished:
-            raise IllegalActionError("The current hand is not finished yet (R10).")
+            raise IllegalActionError("The current hand is not finished yet (R10).", code=ErrorCode.HAND_NOT_FINISHED)
         cards = shuffled_deck(deck) if isinstance(deck, random.Random) else deck
         hand = Hand(self.next_dealer, cards, self.rules, (self.score[0], self.score[1]))
         self.hands.append(hand)
@@ -76,9 +78,11 @@ class Match:
         """Apply an action to the current hand and settle the match when it ends (R8)."""
         hand = self.current
         if self.winner is not None:
-            raise GameOverError("The match is over (R8).")
+            raise GameOverError("The match is over (R8).", code=ErrorCode.MATCH_OVER)
         if hand is None or hand.finished:
-            raise GameOverError("This hand is over; the next hand has not been dealt (R11.5).")
+            raise GameOverError(
+                "This hand is over; the next hand has not been dealt (R11.5).", code=ErrorCode.HAND_OVER
+            )
         hand.apply(action)
         if hand.finished:
             self._settle(hand)

@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Final
 
 from .cards import RANK_A, RANK_J, RANK_K, RANK_Q, RANK_T, RANKS, SUITS, Card, cards_of
+from .vocab import CardMask
 
 
 class ProjectType(StrEnum):
@@ -37,7 +38,7 @@ class Project:
     """One project: a sequence (``suit`` set) or four of a kind (``suit`` None)."""
 
     type: ProjectType
-    mask: int
+    mask: CardMask
     top: int  # highest rank in sequence order (R6.2), or the rank of four of a kind
     suit: int | None
 
@@ -94,14 +95,14 @@ _RUNS: Final = _runs_table()
 _QUAD_MASKS: Final = tuple((rank, 0x01010101 << rank) for rank in QUAD_RANKS)
 
 
-def has_project(hand: int) -> bool:
+def has_project(hand: CardMask) -> bool:
     """Quick test: does this hand hold any project (R6.1)?"""
     if _RUNS[hand & 255] or _RUNS[hand >> 8 & 255] or _RUNS[hand >> 16 & 255] or _RUNS[hand >> 24]:
         return True
     return any(hand & m == m for _, m in _QUAD_MASKS)
 
 
-def candidates(hand: int, sun: bool) -> list[Project]:
+def candidates(hand: CardMask, sun: bool) -> list[Project]:
     """Every project the hand could declare, before choosing a disjoint set."""
     found: list[Project] = []
     for suit in range(4):
@@ -121,7 +122,7 @@ _cache: dict[tuple[int, bool, int | None, bool], tuple[Project, ...]] = {}
 
 
 def best_projects(
-    hand: int, sun: bool, trump: int | None = None, trump_priority: bool = False
+    hand: CardMask, sun: bool, trump: int | None = None, trump_priority: bool = False
 ) -> tuple[Project, ...]:
     """R6.1: the disjoint set of projects with the highest total value.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from .error_codes import ErrorCode
 from .errors import NotationError
 
 
@@ -25,10 +26,12 @@ class Rules:
 
     def __post_init__(self) -> None:
         if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
-            raise NotationError(f"rule 'target' must be a positive whole number, not {self.target!r}")
+            raise NotationError(
+                f"rule 'target' must be a positive whole number, not {self.target!r}", code=ErrorCode.BAD_RULES
+            )
         for f in fields(self):
             if f.name != "target" and not isinstance(getattr(self, f.name), bool):
-                raise NotationError(f"rule {f.name!r} must be true or false")
+                raise NotationError(f"rule {f.name!r} must be true or false", code=ErrorCode.BAD_RULES)
 
     @staticmethod
     def from_json(obj: object) -> Rules:
@@ -39,7 +42,7 @@ class Rules:
         if obj is None:
             return Rules()
         if not isinstance(obj, dict):
-            raise NotationError("'rules' must be a JSON object")
+            raise NotationError("'rules' must be a JSON object", code=ErrorCode.BAD_RULES)
         known = {f.name for f in fields(Rules)}
         return Rules(**{k: v for k, v in obj.items() if k in known})
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Final
 
 from .cards import CARD_POINTS, FULL_DECK, NO_TRUMP, PLAIN_ORDER, SUIT_MASK, SUIT_NAMES, TRUMP_ORDER, iter_bits
+from .error_codes import ErrorCode
+from .errors import IllegalActionError
 
 FIRST_TRICK: Final = 2
 """R12.1: the 0-based number of the first trick at whose lead Sawa may be claimed (the third)."""
@@ -79,23 +81,26 @@ def claim_holds(hand: int, played: int, trump: int, locked: bool) -> bool:
     return True
 
 
-def claim_refusal(hand: int, played: int, trump: int, locked: bool) -> str:
-    """Why :func:`claim_holds` refuses this claim (R12.2), in a player's words."""
+def claim_refusal(hand: int, played: int, trump: int, locked: bool) -> IllegalActionError:
+    """Why :func:`claim_holds` refuses this claim (R12.2): the error to raise, with its code."""
     outstanding = FULL_DECK & ~(played | hand)
     if trump != NO_TRUMP:
         shift = trump * 8
         out = outstanding >> shift & 255
         if out:
             if locked and hand & ~SUIT_MASK[trump]:
-                return (
+                return IllegalActionError(
                     "Sawa: trumps are still out and this hand is locked, so you could not lead trumps "
-                    "to draw them (R12.2, R5.2)."
+                    "to draw them (R12.2, R5.2).",
+                    code=ErrorCode.SAWA_LOCKED,
                 )
             above = TRUMP_STRENGTH[hand >> shift & 255] >> TRUMP_STRENGTH[out].bit_length()
             if above.bit_count() < out.bit_count():
-                return (
+                return IllegalActionError(
                     f"Sawa: {out.bit_count()} trump(s) are still out and you do not hold as many trumps "
-                    "above all of them (R12.2)."
+                    "above all of them (R12.2).",
+                    code=ErrorCode.SAWA_TRUMPS,
+                    params={"count": out.bit_count()},
                 )
     for suit in (0, 1, 2, 3):
         if suit == trump:
@@ -106,8 +111,12 @@ def claim_refusal(hand: int, played: int, trump: int, locked: bool) -> str:
         if own and out:
             mine = PLAIN_STRENGTH[own]
             if PLAIN_STRENGTH[out] >= mine & -mine:
-                return f"Sawa: a card of {SUIT_NAMES[suit]} higher than one of yours is still out (R12.2)."
-    return "Sawa is not possible now (R12)."
+                return IllegalActionError(
+                    f"Sawa: a card of {SUIT_NAMES[suit]} higher than one of yours is still out (R12.2).",
+                    code=ErrorCode.SAWA_HIGHER,
+                    params={"suit": suit},
+                )
+    return IllegalActionError("Sawa is not possible now (R12).", code=ErrorCode.SAWA_REFUSED)
 
 
 def claim_points(played: int, trump: int) -> int:

@@ -33,6 +33,13 @@ from baloot.sawa import claim_holds, claim_points
 S, H, D, C = range(4)
 
 
+
+def _contract_text(hand: Hand) -> str:
+    """The contract in words, for failure messages."""
+    if hand.taker is None:
+        return "no contract"
+    return f"Sun by seat {hand.taker}" if hand.sun else f"Hokum in {'SHDC'[hand.trump]} by seat {hand.taker}"
+
 def m(text: str) -> int:
     """Card mask of ``"AS TS"``."""
     return mask_of(cards(text))
@@ -598,7 +605,7 @@ def test_brute_force_every_allowed_claim_is_certain() -> None:
         if sawa_legal(hand):
             allowed += 1
             assert search.certain(), (
-                f"R12.2 allowed a claim that can fail: {hand.describe_contract()}, locked={hand.locked}, "
+                f"R12.2 allowed a claim that can fail: {_contract_text(hand)}, locked={hand.locked}, "
                 f"claimant {[c.text for c in hand.hand_of(seat)]}, "
                 f"outstanding {[ALL_CARDS[i].text for i in range(32) if pool >> i & 1]}"
             )
@@ -609,7 +616,7 @@ def test_brute_force_every_allowed_claim_is_certain() -> None:
                 refused_certain[kind] += 1
                 examples.setdefault(
                     kind,
-                    f"{hand.describe_contract()} locked={hand.locked}: holds {[c.text for c in hand.hand_of(seat)]}, "
+                    f"{_contract_text(hand)} locked={hand.locked}: holds {[c.text for c in hand.hand_of(seat)]}, "
                     f"outstanding {[ALL_CARDS[i].text for i in range(32) if pool >> i & 1]}",
                 )
     print(f"\nSawa brute force: {len(positions)} positions, {allowed} claims allowed (all proved), "

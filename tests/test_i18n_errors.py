@@ -9,6 +9,7 @@ import pytest
 
 from baloot import Action, ActionType, BalootError, Card, Match, Rules
 from baloot.cards import ALL_CARDS
+from baloot.error_codes import ErrorCode
 from baloot.i18n import SERVICE_ERRORS, error_key, error_text, has_key, t
 
 ALL_VARIANTS = Rules(ashkal_on_ace=True, ashkal_round_two=True, third_round_on_ace=True, kawesh=True)
@@ -67,11 +68,17 @@ def test_every_engine_refusal_in_random_games_has_its_own_key() -> None:
 def test_suit_and_allowed_parameters_are_localized() -> None:
     from baloot.errors import IllegalActionError
 
-    exc = IllegalActionError("You cannot follow suit, so you must play a trump (H) (R5.2).")
+    exc = IllegalActionError(
+        "You cannot follow suit, so you must play a trump (H) (R5.2).", code=ErrorCode.MUST_TRUMP, params={"suit": 1}
+    )
     assert error_key(exc) == ("error.must_trump", {"suit": "H"})
     assert "هاص" in error_text(exc, "ar")
     assert "Hearts" in error_text(exc, "en")
-    exc = IllegalActionError("During bidding you may now only: hokum, sun (R3).")
+    exc = IllegalActionError(
+        "During bidding you may now only: hokum, sun (R3).",
+        code=ErrorCode.BIDDING_ONLY,
+        params={"allowed": "hokum, sun"},
+    )
     assert error_text(exc, "ar") == t("error.bidding_only", "ar", allowed="حكم، صن")
 
 
@@ -99,9 +106,22 @@ def test_unknown_errors_are_internal_or_generic() -> None:
     assert error_key(info.value)[0] == "error.generic"
 
 
-def test_table_service_errors_map_by_class() -> None:
-    from baloot.i18n import SERVICE_CLASSES
+SERVICE_CLASSES = {
+    "NoTableHere": "error.no_table",
+    "TableExists": "error.table_exists",
+    "TableFull": "error.table_full",
+    "SeatTaken": "error.seat_taken",
+    "AlreadySeated": "error.already_seated",
+    "NotSeated": "error.not_seated",
+    "NotYourTurn": "error.not_your_turn",
+    "StaleAction": "error.stale_button",
+    "NotAllowed": "error.not_allowed",
+    "TableNotRunning": "error.not_running",
+    "BadOption": "error.bad_option",
+}
 
+
+def test_table_service_errors_map_by_class() -> None:
     tables_errors = pytest.importorskip("baloot.tables.errors")
     for name, key in SERVICE_CLASSES.items():
         cls = getattr(tables_errors, name)
@@ -114,15 +134,15 @@ def test_table_service_errors_map_by_class() -> None:
 def test_service_messages_more_specific_than_their_class() -> None:
     from baloot.tables.errors import NotAllowed, TableFull, TableNotRunning
 
-    need_four = NotAllowed("Four players are needed to start; 3 seated.", catalog_key="error.need_four")
+    need_four = NotAllowed("Four players are needed to start; 3 seated.", code=ErrorCode.NEED_FOUR)
     assert error_text(need_four, "en") == "Four players must be seated to start."
-    started = TableNotRunning("The match has already started.", catalog_key="error.already_running")
+    started = TableNotRunning("The match has already started.", code=ErrorCode.ALREADY_RUNNING)
     assert error_text(started, "en") == "The match has already started."
-    closed = TableNotRunning("This table has closed; its match is over.", catalog_key="error.table_finished")
+    closed = TableNotRunning("This table has closed; its match is over.", code=ErrorCode.TABLE_FINISHED)
     assert error_text(closed, "en") == "This table has finished."
-    team_full = TableFull("That team is full.", catalog_key="error.team_full")
+    team_full = TableFull("That team is full.", code=ErrorCode.TEAM_FULL)
     assert error_text(team_full, "ar") == t("error.team_full", "ar")
-    not_yours = NotAllowed("That is not your hand.", catalog_key="error.not_your_hand")
+    not_yours = NotAllowed("That is not your hand.", code=ErrorCode.NOT_YOUR_HAND)
     assert error_text(not_yours, "en") == "These are not your cards."
     assert error_text(NotAllowed("You have already voted to end this table."), "en") == (
         "You are not allowed to do that.")

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from baloot import Action, ActionType, Card, Rules
+from baloot.error_codes import ErrorCode
 from baloot.errors import IllegalActionError
 from baloot.render import (
     LimitError,
@@ -57,7 +58,9 @@ def test_notices_fill_names_and_actions() -> None:
 
 
 def test_error_replies() -> None:
-    exc = IllegalActionError("You must follow suit: play a card of clubs (R5).")
+    exc = IllegalActionError(
+        "You must follow suit: play a card of clubs (R5).", code=ErrorCode.FOLLOW_SUIT, params={"suit": 3}
+    )
     assert render_error(exc, "en")["content"] == "You must follow suit: play Clubs."
     assert render_error(exc, "ar")["content"] == "يجب أن تلعب من النوع نفسه: سبيت."
     assert render_text("error.no_table", "ar")["content"] == "لا توجد طاولة بلوت في هذه القناة."

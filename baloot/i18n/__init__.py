@@ -22,12 +22,12 @@ from .catalog import (
     resolve_locale,
     t,
 )
-from .errors import SERVICE_CLASSES, SERVICE_ERRORS, error_key, error_text
+from .errors import CODE_KEYS, SERVICE_ERRORS, error_key, error_text
 
 __all__ = [
+    "CODE_KEYS",
     "DEFAULT_LOCALE",
     "LOCALES",
-    "SERVICE_CLASSES",
     "SERVICE_ERRORS",
     "CatalogError",
     "catalog",

@@ -166,6 +166,7 @@ _TABLE: Final = {
 _ERRORS: Final = {
     "error.generic": "هذا غير مسموح الآن.",
     "error.bad_input": "هذه ليست حركة صحيحة.",
+    "error.bad_record": "سجل اللعبة هذا غير صالح.",
     "error.hand_over": "انتهت هذه الجولة.",
     "error.match_over": "انتهت الصكة.",
     "error.hand_not_finished": "الجولة الحالية لم تنته بعد.",

@@ -177,6 +177,7 @@ _ERRORS: Final = {
     # The engine's errors (baloot/hand.py, bidding.py, play.py, match.py).
     "error.generic": "That is not allowed right now.",
     "error.bad_input": "That is not a valid action.",
+    "error.bad_record": "That game record is not valid.",
     "error.hand_over": "This hand is already over.",
     "error.match_over": "The match is over.",
     "error.hand_not_finished": "The current hand is not finished yet.",

@@ -1,72 +1,105 @@
 """Engine and table-service errors as catalog keys.
 
-The engine (``baloot/hand.py``, ``bidding.py``, ``play.py``, ``match.py``)
-raises :class:`~baloot.errors.BalootError` with English messages that name the
-rule; players see the catalog text of the matching key instead. The table
-service's errors (``baloot.tables.errors``) are known by class name
-(:data:`SERVICE_CLASSES`); any exception may also carry a ``catalog_key``
-attribute (one of :data:`SERVICE_ERRORS`) and an optional ``catalog_params``.
+Every :class:`~baloot.errors.BalootError` carries a stable
+:class:`~baloot.error_codes.ErrorCode` and parameters; :data:`CODE_KEYS` maps
+each code to the catalog key a player reads, and :func:`error_text` fills it
+with the parameters in the player's language (a suit by its name there). The
+English message is never read here, so rewording it cannot change what a
+player sees. An exception may instead name its key itself with a
+``catalog_key`` attribute and optional ``catalog_params`` (the statistics
+service and the Discord layer do).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Final
 
-from ..errors import BalootError, NotYourTurnError
+from ..cards import SUITS
+from ..error_codes import ErrorCode
+from ..errors import BalootError
 from .catalog import has_key, t
 
-_SUIT_LETTERS: Final = "SHDC"
-_SUIT_WORDS: Final = ("spades", "hearts", "diamonds", "clubs")
+E = ErrorCode
 
-# (pattern on the engine's message, catalog key). Order matters: first match wins.
-ENGINE_MESSAGES: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
-    (re.compile(pattern), key)
-    for pattern, key in (
-        (r"^This hand is already over", "error.hand_over"),
-        (r"^This hand is over; the next hand", "error.hand_over"),
-        (r"^The match is over", "error.match_over"),
-        (r"^The current hand is not finished", "error.hand_not_finished"),
-        (r"^It is seat \d's turn", "error.not_your_turn"),
-        (r"^Confirming Hokum in round two must name", "error.confirm_needs_suit"),
-        (r"^A Sun double cannot be locked", "error.sun_double_locked"),
-        (r"^A Hokum \w+ must say locked or open", "error.lock_or_open"),
-        (r"^You have no project to declare", "error.no_project"),
-        (r"^You have already declared", "error.already_declared"),
-        (r"^Only the winning project team's other player", "error.show_only_winning"),
-        (r"^Projects are declared during the first trick", "error.declare_first_trick"),
-        (r"^You may not \w+ while the cards are being played", "error.not_during_play"),
-        (r"^Now a defender may Double", "error.doubling_defender"),
-        (r"^Now the declarer may Triple", "error.doubling_triple"),
-        (r"^Now the doubler may Four", "error.doubling_four"),
-        (r"^Now the declarer may Gahwa", "error.doubling_gahwa"),
-        (r"^Ashkal is not allowed when the up card is an Ace", "error.ashkal_ace"),
-        (r"^Ashkal may only be bid in round one", "error.ashkal_round_one"),
-        (r"^Ashkal may only be bid while nobody has bid", "error.ashkal_after_bid"),
-        (r"^Ashkal may only be bid by the third or fourth", "error.ashkal_position"),
-        (r"^Kawesh is not played at this table", "error.kawesh_off"),
-        (r"^Kawesh may only be called in round one", "error.kawesh_stage"),
-        (r"^Kawesh needs first five cards", "error.kawesh_cards"),
-        (r"^Name a trump suit other than the up card's \((?P<suit>[SHDC])\)", "error.round_two_suit"),
-        (r"^Once a bid stands you may only pass or bid Sun", "error.only_pass_or_sun"),
-        (r"^During bidding you may now only: (?P<allowed>[a-z, ]+) \(", "error.bidding_only"),
-        (r"^You do not hold that card", "error.not_your_card"),
-        (r"^In a locked hand you may not lead a trump", "error.locked_lead"),
-        (r"^You must follow suit: play a card of (?P<suitword>[a-z]+)", "error.follow_suit"),
-        (r"^You must beat the winning trump", "error.beat_trump"),
-        (r"^You must play a higher trump", "error.higher_trump"),
-        (r"^You cannot follow suit, so you must play a trump \((?P<suit>[SHDC])\)", "error.must_trump"),
-        # R12 Sawa (baloot/sawa.py, Hand._sawa_explain)
-        (r"^Sawa is turned off at this table", "error.sawa_off"),
-        (r"^Sawa is claimed instead of leading a trick", "error.sawa_mid_trick"),
-        (r"^Sawa may be claimed only from the third trick", "error.sawa_early"),
-        (r"^Sawa: trumps are still out and this hand is locked", "error.sawa_locked"),
-        (r"^Sawa: (?P<count>\d) trump\(s\) are still out", "error.sawa_trumps"),
-        (r"^Sawa: a card of (?P<suitword>[a-z]+) higher than", "error.sawa_higher"),
-        (r"^Sawa is not possible now", "error.sawa_refused"),
-    )
-)
+CODE_KEYS: Final[Mapping[ErrorCode, str]] = {
+    E.GENERIC: "error.generic",
+    # Notation is never typed by a player (buttons build the actions): the generic refusal.
+    E.BAD_NOTATION: "error.generic",
+    E.BAD_CARD: "error.generic",
+    E.BAD_SUIT: "error.generic",
+    E.BAD_SEAT: "error.generic",
+    E.BAD_ACTION: "error.generic",
+    E.BAD_DECK: "error.generic",
+    E.BAD_RULES: "error.generic",
+    E.HAND_OVER: "error.hand_over",
+    E.MATCH_OVER: "error.match_over",
+    E.HAND_NOT_FINISHED: "error.hand_not_finished",
+    E.NOT_YOUR_TURN: "error.not_your_turn",
+    E.CONFIRM_NEEDS_SUIT: "error.confirm_needs_suit",
+    E.ASHKAL_ACE: "error.ashkal_ace",
+    E.ASHKAL_ROUND_ONE: "error.ashkal_round_one",
+    E.ASHKAL_AFTER_BID: "error.ashkal_after_bid",
+    E.ASHKAL_POSITION: "error.ashkal_position",
+    E.KAWESH_OFF: "error.kawesh_off",
+    E.KAWESH_STAGE: "error.kawesh_stage",
+    E.KAWESH_CARDS: "error.kawesh_cards",
+    E.ROUND_TWO_SUIT: "error.round_two_suit",
+    E.ONLY_PASS_OR_SUN: "error.only_pass_or_sun",
+    E.BIDDING_ONLY: "error.bidding_only",
+    E.SUN_DOUBLE_LOCKED: "error.sun_double_locked",
+    E.LOCK_OR_OPEN: "error.lock_or_open",
+    E.DOUBLING_DEFENDER: "error.doubling_defender",
+    E.DOUBLING_TRIPLE: "error.doubling_triple",
+    E.DOUBLING_FOUR: "error.doubling_four",
+    E.DOUBLING_GAHWA: "error.doubling_gahwa",
+    E.NO_PROJECT: "error.no_project",
+    E.ALREADY_DECLARED: "error.already_declared",
+    E.SHOW_ONLY_WINNING: "error.show_only_winning",
+    E.DECLARE_FIRST_TRICK: "error.declare_first_trick",
+    E.NOT_DURING_PLAY: "error.not_during_play",
+    E.NOT_YOUR_CARD: "error.not_your_card",
+    E.LOCKED_LEAD: "error.locked_lead",
+    E.FOLLOW_SUIT: "error.follow_suit",
+    E.BEAT_TRUMP: "error.beat_trump",
+    E.HIGHER_TRUMP: "error.higher_trump",
+    E.MUST_TRUMP: "error.must_trump",
+    E.SAWA_OFF: "error.sawa_off",
+    E.SAWA_MID_TRICK: "error.sawa_mid_trick",
+    E.SAWA_EARLY: "error.sawa_early",
+    E.SAWA_LOCKED: "error.sawa_locked",
+    E.SAWA_TRUMPS: "error.sawa_trumps",
+    E.SAWA_HIGHER: "error.sawa_higher",
+    E.SAWA_REFUSED: "error.sawa_refused",
+    E.RECORD_JSON: "error.bad_record",
+    E.RECORD_NOT_OBJECT: "error.bad_record",
+    E.RECORD_FORMAT: "error.bad_record",
+    E.RECORD_RULES: "error.bad_record",
+    E.RECORD_HANDS: "error.bad_record",
+    E.RECORD_HAND: "error.bad_record",
+    E.RECORD_AFTER_WIN: "error.bad_record",
+    E.RECORD_UNFINISHED: "error.bad_record",
+    E.RECORD_DEALER: "error.bad_record",
+    E.RECORD_DECK: "error.bad_record",
+    E.RECORD_ACTIONS: "error.bad_record",
+    E.RECORD_AFTER_HAND: "error.bad_record",
+    E.NO_TABLE: "error.no_table",
+    E.TABLE_EXISTS: "error.table_exists",
+    E.TABLE_FULL: "error.table_full",
+    E.TEAM_FULL: "error.team_full",
+    E.SEAT_TAKEN: "error.seat_taken",
+    E.ALREADY_SEATED: "error.already_seated",
+    E.NOT_SEATED: "error.not_seated",
+    E.NOT_YOUR_HAND: "error.not_your_hand",
+    E.STALE_BUTTON: "error.stale_button",
+    E.NOT_ALLOWED: "error.not_allowed",
+    E.NOT_RUNNING: "error.not_running",
+    E.ALREADY_RUNNING: "error.already_running",
+    E.NEED_FOUR: "error.need_four",
+    E.TABLE_FINISHED: "error.table_finished",
+    E.BAD_OPTION: "error.bad_option",
+}
+"""The catalog key of every error code (a test checks it is total and both catalogs hold each)."""
 
 SERVICE_ERRORS: Final = (
     "error.no_table",
@@ -88,25 +121,17 @@ SERVICE_ERRORS: Final = (
     "error.busy",
     "error.internal",
 )
-"""Keys the table service may attach to its own exceptions (``exc.catalog_key``)."""
-
-SERVICE_CLASSES: Final = {
-    "NoTableHere": "error.no_table",
-    "TableExists": "error.table_exists",
-    "TableFull": "error.table_full",
-    "SeatTaken": "error.seat_taken",
-    "AlreadySeated": "error.already_seated",
-    "NotSeated": "error.not_seated",
-    "NotYourTurn": "error.not_your_turn",
-    "StaleAction": "error.stale_button",
-    "NotAllowed": "error.not_allowed",
-    "TableNotRunning": "error.not_running",
-    "BadOption": "error.bad_option",
-}
-"""``baloot.tables.errors`` classes by name (no import: the service depends on us, not we on it)."""
+"""Keys of the table service's refusals and of the Discord layer's own (busy, internal)."""
 
 _BID_KEYS: Final = {"pass": "bid.pass", "hokum": "bid.hokum", "sun": "bid.sun", "ashkal": "bid.ashkal",
                     "kawesh": "bid.kawesh"}
+
+
+def _raw(name: str, value: object) -> str:
+    """A parameter in engine notation: a suit index becomes its letter (``S H D C``)."""
+    if name == "suit" and isinstance(value, int) and 0 <= value < 4:
+        return SUITS[value]
+    return str(value)
 
 
 def error_key(exc: BaseException) -> tuple[str, dict[str, str]]:
@@ -114,8 +139,8 @@ def error_key(exc: BaseException) -> tuple[str, dict[str, str]]:
 
     Parameters are engine notation (a suit letter ``suit``, a comma-separated
     list of action types ``allowed``); :func:`error_text` localizes them.
-    Unknown engine messages map to ``error.generic``, anything else that is not
-    a game error to ``error.internal``.
+    A code with no key maps to ``error.generic``, anything that is not a game
+    error to ``error.internal``.
     """
     key = getattr(exc, "catalog_key", None)
     if isinstance(key, str) and has_key(key):
@@ -124,28 +149,15 @@ def error_key(exc: BaseException) -> tuple[str, dict[str, str]]:
         return key, params
     if not isinstance(exc, BalootError):
         return "error.internal", {}
-    for cls in type(exc).__mro__:
-        key = SERVICE_CLASSES.get(cls.__name__)
-        if key is not None:
-            return key, ({"detail": str(exc)} if key == "error.bad_option" else {})
-    message = str(exc)
-    for pattern, key in ENGINE_MESSAGES:
-        match = pattern.match(message)
-        if match:
-            params = {k: v for k, v in match.groupdict().items() if v is not None}
-            if "suitword" in params:
-                params["suit"] = _SUIT_LETTERS[_SUIT_WORDS.index(params.pop("suitword"))]
-            return key, params
-    if isinstance(exc, NotYourTurnError):
-        return "error.not_your_turn", {}
-    return "error.generic", {}
+    key = CODE_KEYS.get(exc.code, "error.generic")
+    return key, {name: _raw(name, value) for name, value in exc.params.items()}
 
 
 def error_text(exc: BaseException, locale: str) -> str:
     """What a player sees for ``exc`` in ``locale`` (a short private message)."""
     key, params = error_key(exc)
     values: dict[str, str] = dict(params)
-    if "suit" in params and params["suit"] in _SUIT_LETTERS:
+    if params.get("suit", "") in tuple(SUITS):
         values["suit"] = t(f"suit.{params['suit']}", locale)
     if "allowed" in params:
         words = [t(_BID_KEYS[w.strip()], locale) for w in params["allowed"].split(",") if w.strip() in _BID_KEYS]

@@ -5,13 +5,15 @@ error handler answers every one of them privately. Engine errors
 (:class:`~baloot.errors.IllegalActionError` and its kin) pass through
 unchanged. When one is raised nothing has changed, in memory or on disk.
 
-A message more specific than its class may name its own catalog key
-(``catalog_key=``, one of :data:`baloot.i18n.errors.SERVICE_ERRORS`); the
-Discord layer shows that key's text instead of the class's.
+Each class has a default :class:`~baloot.error_codes.ErrorCode`; a raise that
+is more specific than its class names its own ``code=`` (and ``params=``).
+What a player reads is chosen by the code (``baloot.i18n.errors``), never by
+the English message.
 """
 
 from __future__ import annotations
 
+from ..error_codes import ErrorCode, ErrorParams
 from ..errors import BalootError
 
 
@@ -20,51 +22,72 @@ class TableError(BalootError):
 
     default = "That cannot be done at this table."
 
-    def __init__(self, message: str | None = None, *, catalog_key: str | None = None) -> None:
-        super().__init__(message or self.default)
-        if catalog_key is not None:
-            self.catalog_key = catalog_key
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        code: ErrorCode | None = None,
+        params: ErrorParams | None = None,
+    ) -> None:
+        super().__init__(message or self.default, code=code, params=params)
 
 
 class NoTableHere(TableError):
     default = "There is no Baloot table in this channel."
+    default_code = ErrorCode.NO_TABLE
 
 
 class TableExists(TableError):
     default = "This channel already has a Baloot table."
+    default_code = ErrorCode.TABLE_EXISTS
 
 
 class TableFull(TableError):
     default = "This table is full."
+    default_code = ErrorCode.TABLE_FULL
 
 
 class SeatTaken(TableError):
     default = "That seat is taken."
+    default_code = ErrorCode.SEAT_TAKEN
 
 
 class AlreadySeated(TableError):
     default = "You are already seated at a table; leave it first."
+    default_code = ErrorCode.ALREADY_SEATED
 
 
 class NotSeated(TableError):
     default = "You are not seated at this table."
+    default_code = ErrorCode.NOT_SEATED
 
 
 class NotYourTurn(TableError):
     default = "It is not your turn."
+    default_code = ErrorCode.NOT_YOUR_TURN
 
 
 class StaleAction(TableError):
     default = "That button is out of date; the game has moved on."
+    default_code = ErrorCode.STALE_BUTTON
 
 
 class NotAllowed(TableError):
     default = "You are not allowed to do that."
+    default_code = ErrorCode.NOT_ALLOWED
 
 
 class TableNotRunning(TableError):
     default = "This table is not playing a match."
+    default_code = ErrorCode.NOT_RUNNING
 
 
 class BadOption(TableError):
+    """A table option that is not valid; its message (``detail``) says what is allowed."""
+
     default = "That table option is not valid."
+    default_code = ErrorCode.BAD_OPTION
+
+    def __init__(self, message: str | None = None, *, params: ErrorParams | None = None) -> None:
+        detail = message or self.default
+        super().__init__(detail, params={"detail": detail, **(params or {})})

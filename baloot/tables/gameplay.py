@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..actions import Action
+from ..error_codes import ErrorCode
 from ..storage.rows import StoredMessage, TableStatus
 from ..summary import MatchSummary
 from ..view import PublicView
@@ -35,7 +36,7 @@ class GameplayOps(ServiceBase):
         row = await self.storage.table(table_id)
         if row is None:
             raise NoTableHere("That table does not exist.")
-        raise TableNotRunning("This table has closed; its match is over.", catalog_key="error.table_finished")
+        raise TableNotRunning("This table has closed; its match is over.", code=ErrorCode.TABLE_FINISHED)
 
     @staticmethod
     def _seat_in_match(table: LiveTable, user_id: int) -> int:
@@ -64,7 +65,7 @@ class GameplayOps(ServiceBase):
                 obj.setdefault("seat", seat)
                 action = Action.from_json(obj)
             if action.seat != seat:
-                raise NotAllowed("That is not your hand.", catalog_key="error.not_your_hand")
+                raise NotAllowed("That is not your hand.", code=ErrorCode.NOT_YOUR_HAND)
             if expected_version is not None and tuple(expected_version) != table.version:
                 raise StaleAction()
             if table.to_move != seat:

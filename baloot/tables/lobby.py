@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
+from ..error_codes import ErrorCode
 from ..rules import Rules
 from ..storage.rows import GuildSettings, TableStatus
 from . import options
@@ -45,7 +46,7 @@ def _open_seat(table: LiveTable, seat: int | None, team: int | None) -> int:
     free = [s for s in range(4) if table.seats[s] is None and (team is None or s & 1 == team)]
     if not free:
         if team is not None:
-            raise TableFull("That team is full.", catalog_key="error.team_full")
+            raise TableFull("That team is full.", code=ErrorCode.TEAM_FULL)
         raise TableFull()
     return free[0]
 
@@ -191,12 +192,16 @@ class LobbyOps(ServiceBase):
         table = self._in_channel(channel_id)
         async with table.lock:
             if table.status != TableStatus.OPEN:
-                raise TableNotRunning("The match has already started.", catalog_key="error.already_running")
+                raise TableNotRunning("The match has already started.", code=ErrorCode.ALREADY_RUNNING)
             if user_id != table.creator_id and table.seat_of(user_id) is None:
                 raise NotAllowed("Only the table's creator or a seated player can start the match.")
             seated = sum(1 for s in table.seats if s is not None)
             if seated < 4:
-                raise NotAllowed(f"Four players are needed to start; {seated} seated.", catalog_key="error.need_four")
+                raise NotAllowed(
+                    f"Four players are needed to start; {seated} seated.",
+                    code=ErrorCode.NEED_FOUR,
+                    params={"seated": seated},
+                )
             await self.referee.start_match(table)
             await self.turns.start_turn(table)
             return table.info()

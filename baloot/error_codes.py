@@ -1,0 +1,137 @@
+"""The stable codes that every engine and table-service error carries (issue 9).
+
+An error's English message is for logs, records and the R10 ``replay`` error
+object; what a player reads is chosen by its :class:`ErrorCode` and its
+parameters (``baloot.i18n.errors`` maps each code to a catalog key). Rewording
+a message therefore cannot change another language. A code's value never
+changes once released: add a new code rather than reuse one.
+
+This module imports nothing, so the engine, the table service and the i18n
+layer can all use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum, unique
+from typing import Final
+
+
+@unique
+class ErrorCode(StrEnum):
+    """Why the engine or the table service refused something."""
+
+    # -- anything not more specific -------------------------------------------------------
+    GENERIC = "generic"
+
+    # -- notation (R10): text or JSON that is not a card, suit, seat, action, deck or rules --
+    BAD_NOTATION = "bad_notation"
+    BAD_CARD = "bad_card"
+    BAD_SUIT = "bad_suit"
+    BAD_SEAT = "bad_seat"
+    BAD_ACTION = "bad_action"
+    BAD_DECK = "bad_deck"
+    BAD_RULES = "bad_rules"
+
+    # -- the hand and the match (R8, R10, R11.5) ------------------------------------------
+    HAND_OVER = "hand_over"
+    MATCH_OVER = "match_over"
+    HAND_NOT_FINISHED = "hand_not_finished"
+    NOT_YOUR_TURN = "not_your_turn"
+
+    # -- bidding (R3, R9) -----------------------------------------------------------------
+    CONFIRM_NEEDS_SUIT = "confirm_needs_suit"
+    ASHKAL_ACE = "ashkal_ace"
+    ASHKAL_ROUND_ONE = "ashkal_round_one"
+    ASHKAL_AFTER_BID = "ashkal_after_bid"
+    ASHKAL_POSITION = "ashkal_position"
+    KAWESH_OFF = "kawesh_off"
+    KAWESH_STAGE = "kawesh_stage"
+    KAWESH_CARDS = "kawesh_cards"
+    ROUND_TWO_SUIT = "round_two_suit"
+    ONLY_PASS_OR_SUN = "only_pass_or_sun"
+    BIDDING_ONLY = "bidding_only"
+
+    # -- doubling (R4) --------------------------------------------------------------------
+    SUN_DOUBLE_LOCKED = "sun_double_locked"
+    LOCK_OR_OPEN = "lock_or_open"
+    DOUBLING_DEFENDER = "doubling_defender"
+    DOUBLING_TRIPLE = "doubling_triple"
+    DOUBLING_FOUR = "doubling_four"
+    DOUBLING_GAHWA = "doubling_gahwa"
+
+    # -- projects (R6.2, R11.3) -----------------------------------------------------------
+    NO_PROJECT = "no_project"
+    ALREADY_DECLARED = "already_declared"
+    SHOW_ONLY_WINNING = "show_only_winning"
+    DECLARE_FIRST_TRICK = "declare_first_trick"
+
+    # -- card play (R5) -------------------------------------------------------------------
+    NOT_DURING_PLAY = "not_during_play"
+    NOT_YOUR_CARD = "not_your_card"
+    LOCKED_LEAD = "locked_lead"
+    FOLLOW_SUIT = "follow_suit"
+    BEAT_TRUMP = "beat_trump"
+    HIGHER_TRUMP = "higher_trump"
+    MUST_TRUMP = "must_trump"
+
+    # -- Sawa (R12) -------------------------------------------------------------------------
+    SAWA_OFF = "sawa_off"
+    SAWA_MID_TRICK = "sawa_mid_trick"
+    SAWA_EARLY = "sawa_early"
+    SAWA_LOCKED = "sawa_locked"
+    SAWA_TRUMPS = "sawa_trumps"
+    SAWA_HIGHER = "sawa_higher"
+    SAWA_REFUSED = "sawa_refused"
+
+    # -- game records (R10) ---------------------------------------------------------------
+    RECORD_JSON = "record_json"
+    RECORD_NOT_OBJECT = "record_not_object"
+    RECORD_FORMAT = "record_format"
+    RECORD_RULES = "record_rules"
+    RECORD_HANDS = "record_hands"
+    RECORD_HAND = "record_hand"
+    RECORD_AFTER_WIN = "record_after_win"
+    RECORD_UNFINISHED = "record_unfinished"
+    RECORD_DEALER = "record_dealer"
+    RECORD_DECK = "record_deck"
+    RECORD_ACTIONS = "record_actions"
+    RECORD_AFTER_HAND = "record_after_hand"
+
+    # -- the table service (baloot/tables) ------------------------------------------------
+    NO_TABLE = "no_table"
+    TABLE_EXISTS = "table_exists"
+    TABLE_FULL = "table_full"
+    TEAM_FULL = "team_full"
+    SEAT_TAKEN = "seat_taken"
+    ALREADY_SEATED = "already_seated"
+    NOT_SEATED = "not_seated"
+    NOT_YOUR_HAND = "not_your_hand"
+    STALE_BUTTON = "stale_button"
+    NOT_ALLOWED = "not_allowed"
+    NOT_RUNNING = "not_running"
+    ALREADY_RUNNING = "already_running"
+    NEED_FOUR = "need_four"
+    TABLE_FINISHED = "table_finished"
+    BAD_OPTION = "bad_option"
+
+
+ErrorParams = Mapping[str, str | int]
+"""An error's parameters: a suit is its index 0..3 (``S H D C``), a seat 0..3."""
+
+CODE_PARAMS: Final[Mapping[ErrorCode, frozenset[str]]] = {
+    ErrorCode.NOT_YOUR_TURN: frozenset({"seat"}),
+    ErrorCode.ROUND_TWO_SUIT: frozenset({"suit"}),
+    ErrorCode.BIDDING_ONLY: frozenset({"allowed"}),
+    ErrorCode.LOCK_OR_OPEN: frozenset({"action"}),
+    ErrorCode.NOT_DURING_PLAY: frozenset({"action"}),
+    ErrorCode.FOLLOW_SUIT: frozenset({"suit"}),
+    ErrorCode.MUST_TRUMP: frozenset({"suit"}),
+    ErrorCode.SAWA_TRUMPS: frozenset({"count"}),
+    ErrorCode.SAWA_HIGHER: frozenset({"suit"}),
+    ErrorCode.NEED_FOUR: frozenset({"seated"}),
+    ErrorCode.BAD_OPTION: frozenset({"detail"}),
+}
+"""The parameters a code carries (none when absent): ``suit`` a suit index,
+``seat`` the seat to move, ``count`` a number of cards, ``allowed`` comma-separated action types (R10
+names), ``action`` an action type, ``seated`` a count, ``detail`` free text."""
