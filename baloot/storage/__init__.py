@@ -1,6 +1,7 @@
 """Persistence for the bot (issue 4, ARCHITECTURE.md): SQLite through aiosqlite, the only place with SQL."""
 
 from .database import DEFAULT_PATH, Database
+from .errors import StorageError, StorageUnavailable
 from .migrations import LATEST_VERSION, MIGRATIONS, migrate, schema_version
 from .rows import (
     GuildSettings,
@@ -25,6 +26,8 @@ __all__ = [
     "ResultSeat",
     "SeatRow",
     "Storage",
+    "StorageError",
+    "StorageUnavailable",
     "StoredAction",
     "StoredHand",
     "StoredMessage",

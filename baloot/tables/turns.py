@@ -21,7 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 
 from ..actions import Action
-from ..storage import Storage
+from ..storage import Storage, StorageUnavailable
 from ..storage.rows import TableStatus
 from .autoplay import SafeBot, safe_action
 from .bots import BotFactory, BotPlayer, choose_off_loop
@@ -166,7 +166,7 @@ class TurnRunner:
                 table.timeouts[seat] -= 1
                 raise
             if count >= self.settings.away_after:
-                await self.set_away(table, seat, True)
+                await self.set_away_after_commit(table, seat, True)
             await self.start_turn(table)
 
     async def set_away(self, table: LiveTable, seat: int, away: bool) -> None:
@@ -182,6 +182,17 @@ class TurnRunner:
         await self.announcer.emit(
             event(table_id=table.id, channel_id=table.channel_id, seat=seat, user_id=info.user_id)
         )
+
+    async def set_away_after_commit(self, table: LiveTable, seat: int, away: bool) -> None:
+        """:meth:`set_away` after an action was committed: a storage fault here must not undo that action.
+
+        The seat keeps its stored (and shown) state; the next timeout or press tries again.
+        """
+        try:
+            await self.set_away(table, seat, away)
+        except StorageUnavailable as exc:
+            log.warning("table %s: seat %s could not be marked %s (%s)", table.id, seat,
+                        "away" if away else "back", exc)
 
     # -- a seat played for (bot, away, left) ------------------------------------------------------
     def bot_for(self, info: SeatInfo | None) -> BotPlayer | None:
