@@ -94,6 +94,7 @@ class BalootBot(commands.Bot):
         log.info("synced %d commands %s", len(synced), f"to server {guild.id}" if guild else "globally")
         resumed = await service.resume_all()
         log.info("resumed %d tables", len(resumed))
+        service.start_sweeping()
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
