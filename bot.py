@@ -33,6 +33,7 @@ from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
 from cogs.mirror import Mirror
 from cogs.presenter import Presenter
+from cogs.replies import install_error_handler
 from cogs.runtime import Languages, Runtime
 
 log = logging.getLogger("baloot.bot")
@@ -81,6 +82,7 @@ class BalootBot(commands.Bot):
         self.runtime = runtime
         service.add_listener(Presenter(runtime))
         await self.tree.set_translator(CatalogTranslator())
+        install_error_handler(self.tree)
         for extension in EXTENSIONS:
             try:
                 await self.load_extension(extension)

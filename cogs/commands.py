@@ -5,7 +5,7 @@ Names, descriptions, options and choices come from the message catalog
 Arabic users. Replies about the user are private and in their locale; what
 the whole table should read (a table opened, the match begins, the table
 ends) is public and in the table's language. Every refusal is a private
-message from the one error handler, :meth:`BalootCommands.cog_app_command_error`.
+message from the command tree's one error handler, :func:`cogs.replies.on_app_command_error`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from baloot.tables import BOT_LEVELS, NotAllowed
 
 from .buttons import show_hand
 from .channel import LOBBY
-from .replies import in_time, is_admin, reply, reply_error, tell_dms_closed, user_locale
+from .replies import in_time, is_admin, reply, tell_dms_closed, user_locale
 from .runtime import Runtime, runtime_of
 
 TEAM_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.team.{n}"), value=n - 1) for n in (1, 2)]
@@ -73,13 +73,6 @@ class BalootCommands(commands.Cog):
         except BalootError:
             table_language = None
         return self.runtime.languages.channel(guild_id, table_language)
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        """The one error handler: a private message in the user's locale; nothing changed."""
-        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        await reply_error(interaction, original)
 
     # -- the table --------------------------------------------------------------------------------
     @baloot.command(name=cmd_str("cmd.create.name"), description=cmd_str("cmd.create.desc"))

@@ -19,12 +19,21 @@ from typing import Any, Final
 
 import aiosqlite
 
+from .errors import StorageUnavailable
 from .migrations import migrate
 
 DEFAULT_PATH: Final = Path("data") / "baloot.db"
 """Where the bot keeps its database unless ``DATABASE_PATH`` says otherwise."""
 
 SqlParams = tuple[Any, ...]
+
+_TRANSIENT: Final = ("locked", "busy", "full", "disk i/o", "readonly", "read-only", "unable to open")
+
+
+def _transient(exc: sqlite3.OperationalError) -> bool:
+    """SQLite's locked / busy / full / I/O errors: the write did not happen; it may later."""
+    text = str(exc).lower()
+    return any(word in text for word in _TRANSIENT)
 
 
 def dumps(obj: object) -> str:
@@ -74,15 +83,24 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any error), one at a time."""
+        """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any error), one at a time.
+
+        A locked, busy, full or failing database raises :class:`StorageUnavailable` (nothing written).
+        """
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self._conn
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
+                await self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._conn
+                    await self._conn.execute("COMMIT")
+                except BaseException:
+                    if self._conn.in_transaction:
+                        await self._conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.OperationalError as exc:
+                if _transient(exc):
+                    raise StorageUnavailable(str(exc)) from exc
                 raise
-            await self._conn.execute("COMMIT")
 
     async def execute(self, sql: str, params: SqlParams = ()) -> int:
         """One write statement in its own transaction; returns the rows changed."""
