@@ -10,6 +10,7 @@ required option.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 
 from fakediscord import DiscordEnv
 from fakediscord.users import InteractionResult, Person
-from test_bot_harness import BotTable, open_table
+from test_bot_harness import BotTable, forge, open_table, refused
 
 STORAGE_TEXT = "The table could not save that — nothing changed. Try again in a moment."
 BAD_INPUT = "That is not a valid action."
@@ -70,3 +71,47 @@ async def test_a_press_during_a_storage_fault_is_answered_and_changes_nothing(
     await table.press(mover, buttons[0])
     assert table.action_count() == count + 1
     assert " ERROR " not in table.bot.output  # a storage fault is a warning, not an error
+
+
+async def test_forged_ids_and_options_are_refused_privately(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path)
+    turn = await table.wait_turn()
+    assert turn is not None
+    mover, buttons = turn
+    hand, index = buttons[0].version
+    await asyncio.sleep(0.5)  # let the channel and private messages settle before counting rows
+    before = _rows(table)
+    message = mover.views()[0]
+    forged_ids = [
+        f"bl:{TOO_BIG}:mine",
+        f"bl:{'9' * 32}:mine",
+        "bl:abc:mine",
+        f"bl:{TOO_BIG}:{mover.seat}:{hand}:{index}:p",
+        f"bl:{'1' * 32}:{mover.seat}:{hand}:{index}:p",
+        "bl:0:0:0:0:p",
+        f"blst:lb:{TOO_BIG}:rating:all:0:n",
+        "blst:lb:99999999999999999999:wins:week:3:p",
+    ]
+    answers = []
+    for custom_id in forged_ids:
+        answers.append(refused(await forge(mover.person, message, custom_id)))
+    for sub, options in [
+        ("record", [{"type": 4, "name": "match", "value": TOO_BIG}]),
+        ("record", [{"type": 4, "name": "match", "value": -1}]),
+        ("record", []),
+        ("leaderboard", [{"type": 3, "name": "sort", "value": "luck"}]),
+        ("leaderboard", [{"type": 3, "name": "period", "value": "century"}]),
+        ("join", [{"type": 4, "name": "seat", "value": TOO_BIG}]),
+        ("join", [{"type": 4, "name": "team", "value": 7}]),
+        ("fill", [{"type": 3, "name": "level", "value": "grandmaster"}]),
+        ("language", [{"type": 3, "name": "language", "value": "xx"}]),
+        ("language", []),
+    ]:
+        answers.append(refused(await _slash_raw(mover.person, table, sub, options)))
+    assert len(answers) == 18
+    assert answers == [BAD_INPUT] * 18, answers
+    assert _rows(table) == before
+    assert table.action_count() == 0
+    table.assert_clean_log()
+    # The table still plays.
+    await table.press(mover, buttons[0])
