@@ -1,5 +1,8 @@
 """The Baloot Discord bot: ``python bot.py`` (settings from the environment and ``.env``).
 
+Before anything else the database must prove it can be written (a real
+write transaction, :func:`baloot.storage.startup.check_database`): else one
+line naming the path and the reason, and exit code 2, as for a missing token.
 Start-up (``setup_hook``): open the SQLite storage (WAL, migrations), build
 the table service (AI players from :mod:`baloot.ai`, searched in worker
 processes when ``AI_WORKERS`` > 0), set the Arabic-aware command
@@ -28,6 +31,7 @@ from baloot.ai import make_player
 from baloot.config import ConfigError, Settings, load_settings
 from baloot.i18n.translator import CatalogTranslator, LocalizedCommandTree
 from baloot.storage import Storage
+from baloot.storage.startup import StartupRefused, check_database
 from baloot.tables import TableService
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
@@ -147,7 +151,7 @@ async def run(bot: BalootBot, token: str) -> None:
 
 
 def main() -> int:
-    """Run until stopped; exit code 2 when a setting is missing or malformed."""
+    """Run until stopped; exit code 2 when a setting is missing or malformed or the database cannot be written."""
     load_dotenv(override=False)
     try:
         settings = load_settings()
@@ -158,6 +162,11 @@ def main() -> int:
     # Fewer, cheaper collections: a busy bot allocates many short-lived objects per press.
     gc.set_threshold(50_000, 20, 100)
     log.info("starting with %r", settings)
+    try:
+        asyncio.run(check_database(settings.database_path, synchronous=settings.database_sync))
+    except StartupRefused as exc:
+        print(f"baloot: {exc}", file=sys.stderr)
+        return 2
     try:
         asyncio.run(run(BalootBot(settings), settings.token))
     except discord.LoginFailure:

@@ -62,7 +62,17 @@ class Database:
         where = Path(path)
         if str(where) != ":memory:":
             where.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(where, isolation_level=None)
+        connecting = aiosqlite.connect(where, isolation_level=None)
+        try:
+            conn = await connecting
+        except BaseException:
+            # aiosqlite stops its worker thread without waiting for it; let it finish while the loop
+            # still runs, or its last callback lands on a closed loop (a traceback after a clean refusal).
+            thread = getattr(connecting, "_thread", None)
+            if thread is not None:
+                await asyncio.to_thread(thread.join, 1.0)
+                await asyncio.sleep(0)
+            raise
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute("PRAGMA journal_mode=WAL")
