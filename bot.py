@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import multiprocessing
 import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -33,6 +32,7 @@ from baloot.i18n.translator import CatalogTranslator, LocalizedCommandTree
 from baloot.storage import Storage
 from baloot.storage.startup import StartupRefused, check_database
 from baloot.tables import TableService
+from baloot.tables.workers import worker_pool
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
 from cogs.mirror import Mirror
@@ -72,9 +72,7 @@ class BalootBot(commands.Bot):
         settings = self.settings
         self.storage = storage = await Storage.open(settings.database_path, synchronous=settings.database_sync)
         if settings.ai_workers > 0:
-            self.executor = ProcessPoolExecutor(
-                settings.ai_workers, mp_context=multiprocessing.get_context("spawn")
-            )
+            self.executor = worker_pool(settings.ai_workers)  # its workers die with this process
         self.service = service = TableService(
             storage,
             turn_seconds_default=float(settings.turn_seconds),
