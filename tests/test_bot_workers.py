@@ -14,6 +14,7 @@ import contextlib
 import os
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakediscord import DiscordEnv
@@ -54,7 +55,8 @@ async def test_no_process_of_the_bot_survives_its_sigkill(discord_env: DiscordEn
     assert pid is not None and bot.proc is not None
     texts: list[str] = []
     try:
-        for command, options in (("create", {}), ("bots", {"level": "easy"}), ("start", {})):
+        steps: tuple[tuple[str, dict[str, Any]], ...] = (("create", {}), ("bots", {"level": "easy"}), ("start", {}))
+        for command, options in steps:
             result = await alice.slash("baloot", command, channel=channel, **options)
             assert result.response_type == 4 and result.message is not None, command
             texts.append(result.message.content)
