@@ -33,6 +33,7 @@ from .live import LiveTable
 from .lobby import LobbyOps
 from .options import TURN_SECONDS_RANGE
 from .referee import Referee
+from .supervisor import supervise
 from .turns import TurnRunner, TurnSettings
 
 log = logging.getLogger("baloot.tables")
@@ -172,9 +173,10 @@ class TableService(LobbyOps, GameplayOps):
                 log.exception("the sweep of tables failed; sweeping again in %.0f s", self.sweep_seconds)
 
     def start_sweeping(self) -> asyncio.Task[None]:
-        """Start the periodic :meth:`sweep` (every ``sweep_seconds``); idempotent."""
+        """Start the periodic :meth:`sweep` (every ``sweep_seconds``), supervised; idempotent."""
         if self._sweeper is None or self._sweeper.done():
-            self._sweeper = asyncio.create_task(self._sweep_forever(), name="baloot-sweep")
+            self._sweeper = supervise("sweep", self._sweep_forever, restart_after=self.sweep_seconds,
+                                      sleep=self.sleep)
         return self._sweeper
 
     async def close(self) -> None:
