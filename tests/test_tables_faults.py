@@ -115,14 +115,14 @@ async def test_a_hand_that_cannot_be_dealt_keeps_the_action_that_ended_the_previ
     faults = inject_faults(storage)
     table_id = await seat_four(service, target=152)
     rng = random.Random(9)
-    faults.fail("add_hand", times=1)
+    faults.fail("add_hand")  # until cleared (the turn runner deals again meanwhile: test_tables_healing)
     while True:
         before = await storage.action_count(table_id)
         result = await play_one(service, table_id, rng)  # never raises: the pressed action was taken
         assert await storage.action_count(table_id) == before + 1
         if result.hand_finished:
             break
-    assert faults.injected == 1
+    assert faults.injected >= 1
     live = service._tables[table_id]
     assert live.match is not None and live.match.needs_deal and len(live.match.hands) == 1
     assert [e.hand_no for e in recorder.of(HandStarted)] == [0]
