@@ -1,5 +1,8 @@
 """The Baloot Discord bot: ``python bot.py`` (settings from the environment and ``.env``).
 
+Before anything else the database must prove it can be written (a real
+write transaction, :func:`baloot.storage.startup.check_database`): else one
+line naming the path and the reason, and exit code 2, as for a missing token.
 Start-up (``setup_hook``): open the SQLite storage (WAL, migrations), build
 the table service (AI players from :mod:`baloot.ai`, searched in worker
 processes when ``AI_WORKERS`` > 0), set the Arabic-aware command
@@ -15,7 +18,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import multiprocessing
 import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -28,10 +30,13 @@ from baloot.ai import make_player
 from baloot.config import ConfigError, Settings, load_settings
 from baloot.i18n.translator import CatalogTranslator, LocalizedCommandTree
 from baloot.storage import Storage
+from baloot.storage.startup import StartupRefused, check_database
 from baloot.tables import TableService
+from baloot.tables.workers import worker_pool
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
 from cogs.presenter import Presenter
+from cogs.replies import install_error_handler
 from cogs.runtime import Languages, Runtime
 from cogs.shown import ShownTables
 
@@ -69,9 +74,7 @@ class BalootBot(commands.Bot):
             settings.database_url or settings.database_path, synchronous=settings.database_sync
         )
         if settings.ai_workers > 0:
-            self.executor = ProcessPoolExecutor(
-                settings.ai_workers, mp_context=multiprocessing.get_context("spawn")
-            )
+            self.executor = worker_pool(settings.ai_workers)  # its workers die with this process
         self.service = service = TableService(
             storage,
             turn_seconds_default=float(settings.turn_seconds),
@@ -83,6 +86,7 @@ class BalootBot(commands.Bot):
         self.runtime = runtime
         service.add_listener(Presenter(runtime))
         await self.tree.set_translator(CatalogTranslator())
+        install_error_handler(self.tree)
         for extension in EXTENSIONS:
             try:
                 await self.load_extension(extension)
@@ -96,6 +100,7 @@ class BalootBot(commands.Bot):
         log.info("synced %d commands %s", len(synced), f"to server {guild.id}" if guild else "globally")
         resumed = await service.resume_all()
         log.info("resumed %d tables", len(resumed))
+        service.start_sweeping()
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
@@ -146,7 +151,7 @@ async def run(bot: BalootBot, token: str) -> None:
 
 
 def main() -> int:
-    """Run until stopped; exit code 2 when a setting is missing or malformed."""
+    """Run until stopped; exit code 2 when a setting is missing or malformed or the database cannot be written."""
     load_dotenv(override=False)
     try:
         settings = load_settings()
@@ -157,6 +162,12 @@ def main() -> int:
     # Fewer, cheaper collections: a busy bot allocates many short-lived objects per press.
     gc.set_threshold(50_000, 20, 100)
     log.info("starting with %r", settings)
+    try:
+        asyncio.run(check_database(settings.database_url or settings.database_path,
+                                   synchronous=settings.database_sync))
+    except StartupRefused as exc:
+        print(f"baloot: {exc}", file=sys.stderr)
+        return 2
     try:
         asyncio.run(run(BalootBot(settings), settings.token))
     except discord.LoginFailure:

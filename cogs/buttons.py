@@ -15,15 +15,12 @@ from typing import Any
 
 import discord
 
-from baloot.errors import BalootError
 from baloot.render import (
     ACTION_ID_TEMPLATE,
     TABLE_ID_TEMPLATE,
     ActionId,
-    CustomIdError,
     Payload,
     decode_action_id,
-    decode_table_id,
     encode_action_id,
     encode_table_id,
     render_hand,
@@ -33,7 +30,17 @@ from baloot.render import (
 from baloot.tables import NoTableHere, PlayerHand
 
 from .private import Shown
-from .replies import NotYourHand, in_time, reply, reply_error, tell_dms_closed, update, user_locale
+from .replies import (
+    NotYourHand,
+    answered,
+    in_time,
+    parse_id,
+    reply,
+    reply_error,
+    tell_dms_closed,
+    update,
+    user_locale,
+)
 from .runtime import Runtime, runtime_of
 
 
@@ -54,9 +61,7 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
     viewer = None
     shown: Shown | None = None
     try:
-        if not action_id.table_id.isdigit():
-            raise CustomIdError("not a table of this bot")
-        table_id = int(action_id.table_id)
+        table_id = parse_id(action_id.table_id)
         mine = runtime.service.table_of_user(user_id)
         seat = mine.seat_of(user_id) if mine is not None and mine.id == table_id else None
         if seat is not None and seat != action_id.seat:
@@ -75,7 +80,7 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
             rendered = None if state is None else runtime.private.render(state, action_id.seat, locale)
             payload, shown = rendered if rendered is not None else (render_text("error.match_over", locale), None)
         await update(interaction, payload)
-    except BalootError as exc:
+    except Exception as exc:
         shown = None
         await reply_error(interaction, exc)
     finally:
@@ -102,27 +107,37 @@ async def show_hand(interaction: discord.Interaction, table_id: int | None) -> N
             await reply(interaction, payload, ephemeral=True)
         finally:
             runtime.private.end(viewer, interaction if shown is not None else None, shown)
-    except BalootError as exc:
+    except Exception as exc:
         await reply_error(interaction, exc)
     await tell_dms_closed(interaction)
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTION_ID_TEMPLATE):
-    """A button of a private view: one legal action of one seat at one version."""
+    """A button of a private view: one legal action of one seat at one version.
 
-    def __init__(self, action_id: ActionId) -> None:
-        custom_id = encode_action_id(action_id.table_id, action_id.seat, action_id.version, action_id.action)
+    The custom_id is decoded when pressed, inside the answered path: a
+    malformed or forged one gets the private refusal, never silence (issue 14).
+    """
+
+    def __init__(self, custom_id: str) -> None:
         super().__init__(discord.ui.Button(custom_id=custom_id))
-        self.action_id = action_id
+        self.raw_id = custom_id
+
+    @classmethod
+    def of(cls, action_id: ActionId) -> ActionButton:
+        return cls(encode_action_id(action_id.table_id, action_id.seat, action_id.version, action_id.action))
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionButton:
-        return cls(decode_action_id(match.group(0)))
+        return cls(match.group(0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await press(interaction, self.action_id)
+        await answered(interaction, self._press(interaction))
+
+    async def _press(self, interaction: discord.Interaction) -> None:
+        await press(interaction, decode_action_id(self.raw_id))
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_ID_TEMPLATE):
@@ -137,14 +152,13 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TableButton:
-        table_id, kind = decode_table_id(match.group(0))
-        return cls(table_id, kind)
+        return cls(match.group("table"), match.group("kind"))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        if not self.table_id.isdigit():
-            await reply_error(interaction, NoTableHere())
-            return
-        await show_hand(interaction, int(self.table_id))
+        await answered(interaction, self._show(interaction))
+
+    async def _show(self, interaction: discord.Interaction) -> None:
+        await show_hand(interaction, parse_id(self.table_id))
 
 
 DYNAMIC_ITEMS = (ActionButton, TableButton)

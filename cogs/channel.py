@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Final
 import discord
 
 from baloot.render import Notice, Payload, render_lobby, render_notice, render_table
+from baloot.tables import StorageUnavailable
 
 from .payloads import message_args
 from .shown import TableState
@@ -93,7 +94,21 @@ class ChannelBoard:
         board = self.board(state.table_id)
         board.dirty.update(keys)
         if board.task is None or board.task.done():
-            board.task = asyncio.create_task(self._flush_soon(state, board), name=f"baloot-table-{state.table_id}")
+            self._start_flush(state, board)
+
+    def _start_flush(self, state: TableState, board: Board) -> None:
+        board.task = task = asyncio.create_task(self._flush_soon(state, board), name=f"baloot-table-{state.table_id}")
+        task.add_done_callback(lambda done: self._flush_ended(state, board, done))
+
+    def _flush_ended(self, state: TableState, board: Board, task: asyncio.Task[None]) -> None:
+        """The flusher's supervisor (issue 14): one that ended on an error with edits pending starts again."""
+        if task.cancelled() or board.task is not task:
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.error("table %s: the channel flusher failed; starting it again", state.table_id, exc_info=exc)
+            if board.dirty and self.boards.get(state.table_id) is board:
+                self._start_flush(state, board)
 
     def touch_current(self, state: TableState) -> None:
         """Mark the message of the current hand (or the lobby before the first deal)."""
@@ -108,7 +123,13 @@ class ChannelBoard:
             keys = sorted(board.dirty, key=_order)
             board.dirty.clear()
             for key in keys:
-                await self._send(state, board, key)
+                try:
+                    await self._send(state, board, key)
+                except Exception:
+                    # Log and carry on (issue 14): this message is tried again at the next flush.
+                    log.exception("table %s: could not update %s; trying again", state.table_id, key)
+                    board.dirty.add(key)
+                    continue
                 if key != LOBBY:
                     state.shown(_order(key))
             board.last_flush = time.monotonic()
@@ -149,9 +170,13 @@ class ChannelBoard:
                     log.info("table %s: message %s is gone; sending a new one", state.table_id, key)
             sent = await channel.send(**message_args(payload))
             board.messages[key] = sent.id
-            await self.runtime.service.remember_message(state.table_id, key, state.channel_id, sent.id)
         except discord.HTTPException:
             log.exception("table %s: could not send %s", state.table_id, key)
+            return
+        try:
+            await self.runtime.service.remember_message(state.table_id, key, state.channel_id, sent.id)
+        except StorageUnavailable as exc:  # sent and kept in memory; only a restart would send it anew
+            log.warning("table %s: could not remember message %s (%s)", state.table_id, key, exc)
 
     def announce(self, state: TableState, notice: Notice) -> None:
         """A one-line message in the table's channel (a timeout, the table being back)."""

@@ -5,7 +5,7 @@ Names, descriptions, options and choices come from the message catalog
 Arabic users. Replies about the user are private and in their locale; what
 the whole table should read (a table opened, the match begins, the table
 ends) is public and in the table's language. Every refusal is a private
-message from the one error handler, :meth:`BalootCommands.cog_app_command_error`.
+message from the command tree's one error handler, :func:`cogs.replies.on_app_command_error`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from baloot.tables import BOT_LEVELS, NotAllowed
 
 from .buttons import show_hand
 from .channel import LOBBY
-from .replies import in_time, is_admin, reply, reply_error, tell_dms_closed, user_locale
+from .replies import check_choice, in_time, is_admin, reply, tell_dms_closed, user_locale
 from .runtime import Runtime, runtime_of
 
 TEAM_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.team.{n}"), value=n - 1) for n in (1, 2)]
@@ -73,13 +73,6 @@ class BalootCommands(commands.Cog):
         except BalootError:
             table_language = None
         return self.runtime.languages.channel(guild_id, table_language)
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        """The one error handler: a private message in the user's locale; nothing changed."""
-        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        await reply_error(interaction, original)
 
     # -- the table --------------------------------------------------------------------------------
     @baloot.command(name=cmd_str("cmd.create.name"), description=cmd_str("cmd.create.desc"))
@@ -136,7 +129,8 @@ class BalootCommands(commands.Cog):
         locale = user_locale(interaction)
         info = await in_time(interaction, self.runtime.service.join(
             interaction.channel_id or 0, interaction.user.id, interaction.user.display_name,
-            seat=None if seat is None else seat - 1, team=None if team is None else team.value,
+            seat=None if seat is None else check_choice(seat, range(1, 5)) - 1,
+            team=None if team is None else check_choice(team.value, (0, 1)),
         ), ephemeral=True)
         where = info.seat_of(interaction.user.id)
         assert where is not None
@@ -180,7 +174,8 @@ class BalootCommands(commands.Cog):
         runtime = self.runtime
         locale = user_locale(interaction)
         info = await in_time(interaction, runtime.service.fill_with_bots(
-            interaction.channel_id or 0, interaction.user.id, "normal" if level is None else level.value
+            interaction.channel_id or 0, interaction.user.id,
+            "normal" if level is None else check_choice(level.value, BOT_LEVELS)
         ), ephemeral=True)
         state = runtime.shown.track(runtime.service.snapshot(info.id))
         await reply(interaction, render_lobby(runtime.render_info(state), info.rules, locale), ephemeral=True)
@@ -213,7 +208,9 @@ class BalootCommands(commands.Cog):
         """Set the language of this table (its creator or an admin) or of the server (admins)."""
         runtime = self.runtime
         user_locale(interaction)
-        code = language.value
+        code = check_choice(language.value, ("en", "ar"))
+        if scope is not None:
+            check_choice(scope.value, ("table", "server"))
         if scope is not None and scope.value == "server":
             if not is_admin(interaction):
                 raise NotAllowed("Only a server admin can set the server's language.")

@@ -2,22 +2,32 @@
 
 Every interaction gets its first response within Discord's 3 s:
 :func:`in_time` defers when the work is not done after :data:`DEFER_AFTER`.
-Errors become a short ephemeral message from :func:`baloot.render.render_error`
-in the user's locale (:func:`reply_error`); nothing in the game changed.
+Every failure is answered by one path, :func:`reply_error` (issue 14): a
+short ephemeral message in the user's locale saying what happened and that
+nothing changed — a refusal (a :class:`~baloot.errors.BalootError`), a
+storage fault (:class:`~baloot.storage.StorageUnavailable`: "try again in a
+moment") or an unexpected exception (an apology, logged once with the
+table, user and component). Application commands reach it through the
+tree's ``on_error`` (:func:`install_error_handler`); components through
+:func:`answered`, which wraps every DynamicItem callback. Ids and choices
+read from a component or an option are checked (:func:`parse_id`,
+:func:`check_id`, :func:`check_choice`) before any query.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
-from typing import Final, TypeVar
+from collections.abc import Awaitable, Collection
+from typing import Any, Final, TypeVar
 
 import discord
+from discord import app_commands
 
 from baloot.errors import BalootError
 from baloot.i18n import resolve_locale
 from baloot.render import Payload, render_error, render_text
+from baloot.tables import StorageUnavailable
 
 from .payloads import message_args
 from .runtime import runtime_of
@@ -28,11 +38,41 @@ T = TypeVar("T")
 DEFER_AFTER: Final = 2.0
 """Seconds of work after which an interaction is deferred (Discord wants an answer within 3 s)."""
 
+ID_MAX: Final = 2**63 - 1
+"""The largest id storage holds (a signed 64-bit integer, as SQLite and PostgreSQL's bigint)."""
+
 
 class NotYourHand(BalootError):
     """A press on a button of another seat's hand."""
 
     catalog_key = "error.not_your_hand"
+
+
+class BadInput(BalootError):
+    """An id, option or choice that no real client sends (forged, out of range, missing)."""
+
+    catalog_key = "error.bad_input"
+
+
+def parse_id(text: str) -> int:
+    """An id from a component id: ASCII digits, 1 .. :data:`ID_MAX`; raises BadInput."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 19:
+        raise BadInput(f"not an id: {text[:40]!r}")
+    return check_id(int(text))
+
+
+def check_id(value: object) -> int:
+    """An id from an option (or already parsed): an int in 1 .. :data:`ID_MAX`; raises BadInput."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= ID_MAX:
+        raise BadInput(f"id out of range: {str(value)[:40]}")
+    return value
+
+
+def check_choice(value: T, allowed: Collection[T]) -> T:
+    """A command option's value that must be one of its choices; raises BadInput."""
+    if value not in allowed:
+        raise BadInput(f"not one of the choices: {str(value)[:40]!r}")
+    return value
 
 
 def user_locale(interaction: discord.Interaction) -> str:
@@ -87,14 +127,64 @@ async def update(interaction: discord.Interaction, payload: Payload) -> None:
         await interaction.edit_original_response(**args)
 
 
+def _context(interaction: discord.Interaction) -> tuple[str, int, str]:
+    """(table id or "-", user id, component id or command name) for the log."""
+    data: Any = interaction.data or {}
+    component = str(data.get("custom_id") or "/" + str(data.get("name") or "?"))[:100]
+    table = "-"
+    runtime = getattr(interaction.client, "runtime", None)
+    if runtime is not None:
+        try:
+            table = str(runtime_of(interaction.client).service.table_info(interaction.channel_id or 0).id)
+        except Exception:
+            table = "-"
+    return table, interaction.user.id, component
+
+
+def error_payload(interaction: discord.Interaction, exc: BaseException) -> Payload:
+    """The private answer to a failure, logging what is not a refusal (unexpected errors once, in full)."""
+    locale = resolve_locale(interaction.locale)
+    if isinstance(exc, BalootError):
+        return render_error(exc, locale)
+    table, user, component = _context(interaction)
+    if isinstance(exc, StorageUnavailable):
+        log.warning("storage unavailable (%s): table %s, user %s, component %s", exc.reason, table, user, component)
+        return render_text("error.storage_unavailable", locale)
+    log.error("interaction failed: table %s, user %s, component %s", table, user, component, exc_info=exc)
+    return render_text("error.internal", locale)
+
+
 async def reply_error(interaction: discord.Interaction, exc: BaseException) -> None:
-    """The short private message for a refused command or press."""
-    if not isinstance(exc, BalootError):
-        log.error("interaction failed", exc_info=exc)
+    """The short private message for a refused command or press, a storage fault or a bug."""
     try:
-        await reply(interaction, render_error(exc, user_locale(interaction)), ephemeral=True)
+        user_locale(interaction)
+        await reply(interaction, error_payload(interaction, exc), ephemeral=True)
     except discord.HTTPException:
         log.exception("could not answer an interaction with an error")
+
+
+async def answered(interaction: discord.Interaction, work: Awaitable[None]) -> None:
+    """Await a component's work; whatever it raises is answered privately (:func:`reply_error`)."""
+    try:
+        await work
+    except Exception as exc:
+        await reply_error(interaction, exc)
+
+
+async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    """The command tree's one error handler: every failed command is answered privately."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        await reply_error(interaction, error.original)
+    elif isinstance(error, app_commands.TransformerError | app_commands.CommandSignatureMismatch
+                    | app_commands.CommandNotFound | app_commands.CheckFailure):
+        await reply_error(interaction, BadInput(str(error)))
+    else:
+        await reply_error(interaction, error)
+
+
+def install_error_handler(tree: app_commands.CommandTree[Any]) -> None:
+    """Make :func:`on_app_command_error` the tree's ``on_error`` (``bot.py`` calls it in ``setup_hook``)."""
+    tree.error(on_app_command_error)
 
 
 async def tell_dms_closed(interaction: discord.Interaction) -> None:

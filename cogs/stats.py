@@ -23,7 +23,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from baloot.errors import BalootError
 from baloot.i18n import t
 from baloot.i18n.translator import cmd_str
 from baloot.render import Payload
@@ -40,7 +39,7 @@ from baloot.stats import BoardSort, Period, StatsRecorder, StatsService
 from baloot.stats.service import BadPage
 
 from .payloads import message_args
-from .replies import in_time, reply, reply_error, update, user_locale
+from .replies import answered, check_choice, check_id, in_time, reply, update, user_locale
 from .runtime import runtime_of
 
 log = logging.getLogger("baloot.discord.stats")
@@ -82,16 +81,11 @@ async def leaderboard(
 ) -> None:
     """This server's players by rating (default), wins or win rate; all time (default), this month or week."""
     user_locale(interaction)
-    try:
-        try:
-            board = BoardId(interaction.guild_id or 0, BoardSort(sort.value if sort else "rating"),
-                            Period(period.value if period else "all"), 0, "n")
-        except ValueError:
-            raise BadPage("no such leaderboard") from None
-        payload = await in_time(interaction, board_payload(interaction, board), ephemeral=False)
-        await reply(interaction, payload, ephemeral=False)
-    except BalootError as exc:
-        await reply_error(interaction, exc)
+    sort_by = check_choice(sort.value if sort else "rating", [s.value for s in BoardSort])
+    since = check_choice(period.value if period else "all", [p.value for p in Period])
+    board = BoardId(check_id(interaction.guild_id), BoardSort(sort_by), Period(since), 0, "n")
+    payload = await in_time(interaction, board_payload(interaction, board), ephemeral=False)
+    await reply(interaction, payload, ephemeral=False)
 
 
 @app_commands.command(name=cmd_str("cmd.stats.name"), description=cmd_str("cmd.stats.desc"))
@@ -100,13 +94,10 @@ async def leaderboard(
 async def stats(interaction: discord.Interaction, player: discord.User | None = None) -> None:
     """A player's card: rating, matches, hands, buying, Sun/Hokum, kaboots, doubles, best partner."""
     user_locale(interaction)
-    user_id = (player or interaction.user).id
-    try:
-        totals = await in_time(interaction, stats_of(interaction.client).player(interaction.guild_id or 0, user_id),
-                               ephemeral=False)
-        await reply(interaction, render_stats_card(totals, await channel_language(interaction)), ephemeral=False)
-    except BalootError as exc:
-        await reply_error(interaction, exc)
+    user_id = check_id((player or interaction.user).id)
+    totals = await in_time(interaction, stats_of(interaction.client).player(check_id(interaction.guild_id), user_id),
+                           ephemeral=False)
+    await reply(interaction, render_stats_card(totals, await channel_language(interaction)), ephemeral=False)
 
 
 @app_commands.command(name=cmd_str("cmd.history.name"), description=cmd_str("cmd.history.desc"))
@@ -115,15 +106,12 @@ async def stats(interaction: discord.Interaction, player: discord.User | None = 
 async def history(interaction: discord.Interaction, player: discord.User | None = None) -> None:
     """A player's latest matches with teams, score, date and rating change."""
     user_locale(interaction)
-    user_id = (player or interaction.user).id
-    try:
-        entries = await in_time(interaction, stats_of(interaction.client).history(interaction.guild_id or 0, user_id),
-                                ephemeral=False)
-        language = await channel_language(interaction)
-        command = f"`/{t('cmd.baloot.name', language)} {t('cmd.record.name', language)}`"
-        await reply(interaction, render_history(user_id, entries, language, command), ephemeral=False)
-    except BalootError as exc:
-        await reply_error(interaction, exc)
+    user_id = check_id((player or interaction.user).id)
+    entries = await in_time(interaction, stats_of(interaction.client).history(check_id(interaction.guild_id), user_id),
+                            ephemeral=False)
+    language = await channel_language(interaction)
+    command = f"`/{t('cmd.baloot.name', language)} {t('cmd.record.name', language)}`"
+    await reply(interaction, render_history(user_id, entries, language, command), ephemeral=False)
 
 
 @app_commands.command(name=cmd_str("cmd.record.name"), description=cmd_str("cmd.record.desc"))
@@ -132,19 +120,17 @@ async def history(interaction: discord.Interaction, player: discord.User | None 
 async def record(interaction: discord.Interaction, match: app_commands.Range[int, 1, None]) -> None:
     """The stored R10 record of a match of this server, as a JSON file."""
     user_locale(interaction)
-    try:
-        text = await in_time(interaction, stats_of(interaction.client).record(interaction.guild_id or 0, match),
-                             ephemeral=False)
-        args = message_args(render_record(match, await channel_language(interaction)))
-        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=record_filename(match))
-        if not interaction.response.is_done():
-            await interaction.response.send_message(content=args["content"], file=file,
-                                                    allowed_mentions=args["allowed_mentions"])
-        else:
-            await interaction.followup.send(content=args["content"], file=file,
-                                            allowed_mentions=args["allowed_mentions"])
-    except BalootError as exc:
-        await reply_error(interaction, exc)
+    match = check_id(match)
+    text = await in_time(interaction, stats_of(interaction.client).record(check_id(interaction.guild_id), match),
+                         ephemeral=False)
+    args = message_args(render_record(match, await channel_language(interaction)))
+    file = discord.File(io.BytesIO(text.encode("utf-8")), filename=record_filename(match))
+    if not interaction.response.is_done():
+        await interaction.response.send_message(content=args["content"], file=file,
+                                                allowed_mentions=args["allowed_mentions"])
+    else:
+        await interaction.followup.send(content=args["content"], file=file,
+                                        allowed_mentions=args["allowed_mentions"])
 
 
 COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (leaderboard, stats, history, record)
@@ -164,14 +150,14 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         return cls(BoardId.decode(match.group(0)))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        await answered(interaction, self._turn_page(interaction))
+
+    async def _turn_page(self, interaction: discord.Interaction) -> None:
         user_locale(interaction)
-        try:
-            if self.board.guild_id != (interaction.guild_id or 0):
-                raise BadPage("a leaderboard of another server")
-            payload = await in_time(interaction, board_payload(interaction, self.board), ephemeral=True, update=True)
-            await update(interaction, payload)
-        except BalootError as exc:
-            await reply_error(interaction, exc)
+        if check_id(self.board.guild_id) != interaction.guild_id:
+            raise BadPage("a leaderboard of another server")
+        payload = await in_time(interaction, board_payload(interaction, self.board), ephemeral=True, update=True)
+        await update(interaction, payload)
 
 
 class StatsCog(commands.Cog):

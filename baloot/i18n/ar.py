@@ -216,6 +216,7 @@ _ERRORS: Final = {
     "error.bad_option": "خيار الطاولة غير صحيح: {detail}",
     "error.busy": "الطاولة مشغولة، حاول بعد لحظة.",
     "error.internal": "حدث خطأ من جهتنا؛ لم يتغير شيء في اللعبة.",
+    "error.storage_unavailable": "تعذّر على الطاولة حفظ ذلك — لم يتغير شيء. حاول مرة أخرى بعد قليل.",
 }
 
 _NOTICES: Final = {

@@ -228,6 +228,7 @@ _ERRORS: Final = {
     "error.bad_option": "That table option is not valid: {detail}",
     "error.busy": "The table is busy, try again in a moment.",
     "error.internal": "Something went wrong on our side; nothing in the game changed.",
+    "error.storage_unavailable": "The table could not save that — nothing changed. Try again in a moment.",
 }
 
 _NOTICES: Final = {

@@ -105,8 +105,18 @@ class SqliteDatabase(Database):
         where = Path(path)
         if str(where) != ":memory:":
             where.parent.mkdir(parents=True, exist_ok=True)
-        with mapped():
-            conn = await aiosqlite.connect(where, isolation_level=None)
+        connecting = aiosqlite.connect(where, isolation_level=None)
+        try:
+            with mapped():
+                conn = await connecting
+        except BaseException:
+            # aiosqlite stops its worker thread without waiting for it; let it finish while the loop
+            # still runs, or its last callback lands on a closed loop (a traceback after a clean refusal).
+            thread = getattr(connecting, "_thread", None)
+            if thread is not None:
+                await asyncio.to_thread(thread.join, 1.0)
+                await asyncio.sleep(0)
+            raise
         db = cls(conn, where)
         try:
             with mapped():

@@ -76,7 +76,7 @@ class GameplayOps(ServiceBase):
             applied = await self.referee.apply(table, action, by_user_id=user_id, auto=False, by_bot=False)
             table.timeouts[seat] = 0
             if was_away:
-                await self.turns.set_away(table, seat, False)
+                await self.turns.set_away_after_commit(table, seat, False)
             await self.turns.start_turn(table)
             version = table.version
             assert version is not None

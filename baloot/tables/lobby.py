@@ -254,7 +254,12 @@ class LobbyOps(ServiceBase):
                     )
                     return EndResult(False, votes, needed)
                 reason = EndReason.VOTE
-            await self._close(table, TableStatus.ENDED, reason, user_id)
+            try:
+                await self._close(table, TableStatus.ENDED, reason, user_id)
+            except BaseException:
+                if reason == EndReason.VOTE:
+                    table.end_votes.discard(user_id)  # the closing failed: the vote did not happen either
+                raise
             return EndResult(True, len(table.end_votes), needed)
 
     async def _close(self, table: LiveTable, status: TableStatus, reason: EndReason, by_user_id: int | None) -> None:

@@ -4,13 +4,16 @@ Every method here runs with the table's lock held. The engine validates (and
 changes nothing on an illegal action); the action is committed to SQLite;
 only then is it announced. If the commit fails, the in-memory match is
 rebuilt from its record without that action, so memory never runs ahead of
-the database. New hands are dealt from the table's RNG, their deck stored
+the database, and nothing is announced. A next hand that cannot be stored
+after a committed action does not undo that action: the hand waits, finished,
+until the turn runner deals it (issue 14). New hands are dealt from the table's RNG, their deck stored
 before use (R2, R10); a won match is stored with its result in the same
 transaction as its last action (R8).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +21,7 @@ from ..actions import Action, ActionType
 from ..cards import ALL_CARDS
 from ..match import Match, shuffled_deck
 from ..record import match_from_record
-from ..storage import Storage
+from ..storage import Storage, StorageUnavailable
 from ..storage.rows import TableStatus
 from ..summary import summarize_hand, summarize_match
 from .events import (
@@ -32,6 +35,7 @@ from .events import (
 from .listeners import Announcer
 from .live import LiveTable
 
+log = logging.getLogger("baloot.tables")
 
 class Referee:
     """Applies actions and deals hands for the table service."""
@@ -114,7 +118,12 @@ class Referee:
             await self.announcer.emit(table, event)
         await self._announce_action(table, applied, hand_no, idx, by_user_id, auto, by_bot)
         if match.needs_deal:
-            await self.deal_next(table)
+            try:
+                await self.deal_next(table)
+            except StorageUnavailable as exc:
+                # The action is committed and announced: it stands. The table's turn runner
+                # deals again until the new hand is stored (issue 14).
+                log.warning("table %s: the next hand could not be stored (%s); dealing again later", table.id, exc)
         return applied
 
     @staticmethod

@@ -17,12 +17,12 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 
 from ..errors import BalootError
 from ..record import match_from_record
-from ..storage import Storage
+from ..storage import Storage, StorageUnavailable
 from ..storage.rows import TableStatus
 from .bots import BOT_LEVELS, BotFactory
 from .events import TableResumed
@@ -33,6 +33,7 @@ from .live import LiveTable
 from .lobby import LobbyOps
 from .options import TURN_SECONDS_RANGE
 from .referee import Referee
+from .supervisor import supervise
 from .turns import TurnRunner, TurnSettings
 
 log = logging.getLogger("baloot.tables")
@@ -64,6 +65,9 @@ class TableService(LobbyOps, GameplayOps):
         takeover_level: str = "normal",
         bot_executor: Executor | None = None,
         clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        retry_most: float = 5.0,
+        sweep_seconds: float = 5.0,
     ) -> None:
         if away_after < 1:
             raise ValueError("away_after must be at least 1")
@@ -80,11 +84,16 @@ class TableService(LobbyOps, GameplayOps):
             self.referee,
             storage,
             self.announcer,
-            TurnSettings(reminder_seconds, away_after, bot_delay, takeover_level),
+            TurnSettings(reminder_seconds, away_after, bot_delay, takeover_level,
+                         retry_first=min(0.5, retry_most), retry_most=retry_most),
             bot_factory=bot_factory,
             bot_executor=bot_executor,
             clock=clock,
+            sleep=sleep,
         )
+        self.sleep = sleep
+        self.sweep_seconds = sweep_seconds
+        self._sweeper: asyncio.Task[None] | None = None
         self._tables: dict[int, LiveTable] = {}
         self._by_channel: dict[int, int] = {}
         self._seated: dict[int, int] = {}  # user id -> table id
@@ -123,10 +132,13 @@ class TableService(LobbyOps, GameplayOps):
             table = LiveTable(row, await self.storage.seats(row.id), match, self.rng_factory(row.id))
             self._register(table)
             async with table.lock:
-                if table.status == TableStatus.PLAYING and match is None:
-                    await self.referee.start_match(table)  # stopped between start and first deal
-                elif match is not None and match.needs_deal:
-                    await self.referee.deal_next(table)
+                try:
+                    if table.status == TableStatus.PLAYING and match is None:
+                        await self.referee.start_match(table)  # stopped between start and first deal
+                    elif match is not None and match.needs_deal:
+                        await self.referee.deal_next(table)
+                except StorageUnavailable as exc:  # start_turn deals it again until it is stored
+                    log.warning("table %s: could not deal on resuming (%s)", table.id, exc)
                 await self.announcer.emit(
                     table,
                     TableResumed(table_id=table.id, channel_id=table.channel_id, table=table.info())
@@ -135,8 +147,43 @@ class TableService(LobbyOps, GameplayOps):
             resumed.append(table.info())
         return resumed
 
+    # -- healing (issue 14) ---------------------------------------------------------------------
+    async def sweep(self) -> int:
+        """Re-arm every playing table whose seat to act (or next deal) has no live turn task.
+
+        A turn task ends for good only on an unexpected error; this starts the
+        turn again (a fresh timer, or the bot plays). Returns the tables re-armed.
+        """
+        rearmed = 0
+        for table in list(self._tables.values()):
+            if not self.turns.needs_turn(table) or table.lock.locked():
+                continue  # a locked table is being changed: whoever holds it starts the turn
+            async with table.lock:
+                if self.turns.needs_turn(table) and self._tables.get(table.id) is table:
+                    log.warning("table %s had no live turn; starting it again", table.id)
+                    await self.turns.start_turn(table)
+                    rearmed += 1
+        return rearmed
+
+    async def _sweep_forever(self) -> None:
+        while not self._closed:
+            await self.sleep(self.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep of tables failed; sweeping again in %.0f s", self.sweep_seconds)
+
+    def start_sweeping(self) -> asyncio.Task[None]:
+        """Start the periodic :meth:`sweep` (every ``sweep_seconds``), supervised; idempotent."""
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = supervise("sweep", self._sweep_forever, restart_after=self.sweep_seconds,
+                                      sleep=self.sleep)
+        return self._sweeper
+
     async def close(self) -> None:
         """Stop every timer and bot task; the storage stays open (its owner closes it)."""
         self._closed = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in list(self._tables.values()):
             self.turns.cancel(table)

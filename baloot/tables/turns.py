@@ -9,6 +9,13 @@ played for — a bot, a player away, a player who left — is played after
 loop), else by the safe policy. Every task re-checks the table's version
 under the lock before acting, so a turn that was answered meanwhile is left
 alone.
+
+Turns heal themselves (issue 14): a bot move, a timeout or a deal that
+storage refuses (:class:`~baloot.storage.StorageUnavailable`) is tried again
+with backoff (:attr:`TurnSettings.retry_most` at most between tries) until it
+is stored or the table stops playing; the service's sweep re-arms any playing
+table left without a live turn task. ``clock`` and ``sleep`` are injectable,
+so that tests run turns on a virtual clock.
 """
 
 from __future__ import annotations
@@ -17,11 +24,11 @@ import asyncio
 import dataclasses
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 
 from ..actions import Action
-from ..storage import Storage
+from ..storage import Storage, StorageUnavailable
 from ..storage.rows import TableStatus
 from .autoplay import SafeBot, safe_action
 from .bots import BotFactory, BotPlayer, choose_off_loop
@@ -42,6 +49,16 @@ class TurnSettings:
     away_after: int = 2
     bot_delay: float = 1.0
     takeover_level: str = "normal"
+    retry_first: float = 0.5
+    retry_most: float = 5.0
+    """Backoff between tries to store a turn (issue 14): doubling from ``retry_first`` up to ``retry_most``.
+
+    ``retry_most`` (at most 30 s) bounds how long after a fault clears a table waits to play on.
+    """
+
+    def __post_init__(self) -> None:
+        if not 0 < self.retry_first <= self.retry_most <= 30.0:
+            raise ValueError("need 0 < retry_first <= retry_most <= 30 seconds")
 
 
 class TurnRunner:
@@ -57,6 +74,7 @@ class TurnRunner:
         bot_factory: BotFactory | None,
         bot_executor: Executor | None,
         clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.referee = referee
         self.storage = storage
@@ -65,12 +83,21 @@ class TurnRunner:
         self.bot_factory = bot_factory
         self.bot_executor = bot_executor
         self.clock = clock
+        self.sleep = sleep
         self._bots: dict[str, BotPlayer] = {}
 
     # -- starting and stopping -------------------------------------------------------
     async def start_turn(self, table: LiveTable) -> None:
-        """Under the lock: announce whose turn it is and start its timer (or its bot)."""
+        """Under the lock: announce whose turn it is and start its timer (or its bot).
+
+        A playing table whose next hand (or first deal) is not stored yet gets
+        a task that deals it, retrying until storage takes it (issue 14).
+        """
         self.cancel(table)
+        if table.status == TableStatus.PLAYING and (table.match is None or table.match.needs_deal):
+            table.deadline = None
+            table.turn_task = asyncio.create_task(self._deal(table), name=f"baloot-deal-{table.id}")
+            return
         seat = table.to_move
         version = table.version
         if seat is None or version is None:
@@ -104,27 +131,86 @@ class TurnRunner:
         if task is not None and task is not asyncio.current_task() and not task.done():
             task.cancel()
 
+    @staticmethod
+    def needs_turn(table: LiveTable) -> bool:
+        """A playing table with a seat to act or a hand to deal, and no live task doing it."""
+        if table.status != TableStatus.PLAYING:
+            return False
+        if table.to_move is None and table.match is not None and not table.match.needs_deal:
+            return False
+        task = table.turn_task
+        return task is None or task.done()
+
     async def _run(self, table: LiveTable, seat: int, version: Version, played_for: bool) -> None:
         try:
             if played_for:
-                await self._play_for(table, seat, version)
+                await self.sleep(self.settings.bot_delay)
+                what, attempt = f"the move of seat {seat}", self._play_for
             else:
-                await self._time_turn(table, seat, version)
+                await self._wait_turn(table, seat, version)
+                what, attempt = f"the timeout of seat {seat}", self._time_out
+            await self._until_stored(table, what, lambda: attempt(table, seat, version))
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("turn of seat %s at table %s failed", seat, table.id)
+            log.exception("turn of seat %s at table %s failed; the sweep starts it again", seat, table.id)
+
+    async def _until_stored(self, table: LiveTable, what: str, attempt: Callable[[], Awaitable[None]]) -> None:
+        """Run ``attempt`` until storage takes it (issue 14): backoff from ``retry_first`` to ``retry_most`` s.
+
+        Each attempt re-checks the table under its lock, so one that was
+        overtaken (a press, the table ending) does nothing.
+        """
+        delay = self.settings.retry_first
+        tries = 0
+        while True:
+            try:
+                await attempt()
+            except StorageUnavailable as exc:
+                if table.status != TableStatus.PLAYING:
+                    return
+                tries += 1
+                log.warning("table %s: %s could not be stored (%s); try %d again in %.1f s",
+                            table.id, what, exc, tries + 1, delay)
+                await self.sleep(delay)
+                delay = min(delay * 2, self.settings.retry_most)
+                continue
+            if tries:
+                log.info("table %s: %s stored after %d tries", table.id, what, tries + 1)
+            return
+
+    async def _deal(self, table: LiveTable) -> None:
+        """Deal the first or next hand (R1, R2) of a playing table whose deck is not stored yet."""
+
+        async def attempt() -> None:
+            async with table.lock:
+                if table.status != TableStatus.PLAYING:
+                    return
+                if table.match is None:
+                    await self.referee.start_match(table)
+                elif table.match.needs_deal:
+                    await self.referee.deal_next(table)
+                else:
+                    return
+                await self.start_turn(table)
+
+        try:
+            await self._until_stored(table, "the next hand", attempt)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("dealing at table %s failed; the sweep starts it again", table.id)
 
     @staticmethod
     def _current(table: LiveTable, version: Version) -> bool:
         return table.status == TableStatus.PLAYING and table.version == version
 
     # -- a person's turn ------------------------------------------------------------------
-    async def _time_turn(self, table: LiveTable, seat: int, version: Version) -> None:
+    async def _wait_turn(self, table: LiveTable, seat: int, version: Version) -> None:
         total = table.turn_seconds
         remind = self.settings.reminder_seconds
         if 0 < remind < total:
-            await asyncio.sleep(total - remind)
+            await self.sleep(total - remind)
             async with table.lock:
                 if not self._current(table, version):
                     return
@@ -140,9 +226,12 @@ class TurnRunner:
                         version=version,
                     )
                 )
-            await asyncio.sleep(remind)
+            await self.sleep(remind)
         else:
-            await asyncio.sleep(total)
+            await self.sleep(total)
+
+    async def _time_out(self, table: LiveTable, seat: int, version: Version) -> None:
+        """At the deadline: play the seat safely (R: safe policy), count the timeout, maybe mark away."""
         async with table.lock:
             if not self._current(table, version):
                 return
@@ -168,7 +257,7 @@ class TurnRunner:
                 table.timeouts[seat] -= 1
                 raise
             if count >= self.settings.away_after:
-                await self.set_away(table, seat, True)
+                await self.set_away_after_commit(table, seat, True)
             await self.start_turn(table)
 
     async def set_away(self, table: LiveTable, seat: int, away: bool) -> None:
@@ -186,6 +275,17 @@ class TurnRunner:
             event(table_id=table.id, channel_id=table.channel_id, seat=seat, user_id=info.user_id)
         )
 
+    async def set_away_after_commit(self, table: LiveTable, seat: int, away: bool) -> None:
+        """:meth:`set_away` after an action was committed: a storage fault here must not undo that action.
+
+        The seat keeps its stored (and shown) state; the next timeout or press tries again.
+        """
+        try:
+            await self.set_away(table, seat, away)
+        except StorageUnavailable as exc:
+            log.warning("table %s: seat %s could not be marked %s (%s)", table.id, seat,
+                        "away" if away else "back", exc)
+
     # -- a seat played for (bot, away, left) ------------------------------------------------------
     def bot_for(self, info: SeatInfo | None) -> BotPlayer | None:
         """The bot that plays this seat, or None when the safe policy does."""
@@ -198,7 +298,6 @@ class TurnRunner:
         return bot
 
     async def _play_for(self, table: LiveTable, seat: int, version: Version) -> None:
-        await asyncio.sleep(self.settings.bot_delay)
         async with table.lock:
             if not self._current(table, version):
                 return

@@ -1,0 +1,56 @@
+"""AI worker processes that die with the bot (issue 14 item 6).
+
+``bot.py`` searches bots' moves in a spawn-context process pool. If the bot's
+main process is killed (SIGKILL included), nothing closes the pool: its
+workers — and with them multiprocessing's resource tracker, which exits when
+the last process holding its pipe is gone — would run forever, and a
+supervisor restarting the bot would pile them up. :func:`die_with_parent` is
+the pool's initializer: on Linux ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` makes
+the kernel kill the worker when the bot dies; everywhere a daemon thread also
+watches the parent and exits once it is gone (the parent id changes).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Final
+
+PR_SET_PDEATHSIG: Final = 1
+WATCH_SECONDS: Final = 1.0
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """Worker initializer: exit when the process ``parent_pid`` dies (SIGKILL of the bot included)."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # no prctl: the watcher below still ends the worker
+    if os.getppid() != parent_pid:  # the bot died before this worker got here
+        os._exit(0)
+    threading.Thread(target=_watch, args=(parent_pid,), name="baloot-parent-watch", daemon=True).start()
+
+
+def _watch(parent_pid: int) -> None:
+    while True:
+        time.sleep(WATCH_SECONDS)
+        if os.getppid() != parent_pid:
+            os._exit(0)
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """The bot's pool of AI workers (spawn context), each of which dies with this process."""
+    return ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    )

@@ -1,0 +1,117 @@
+"""End to end (issue 14): every press and command is answered privately, whatever fails, and nothing changes.
+
+The real ``bot.py`` against the Discord stand-in. A storage fault is real:
+this test process holds SQLite's write lock (``BEGIN IMMEDIATE``) while a
+player presses, exactly as another process locking the database would.
+Forged input is sent raw, as a tampered client would: ids beyond SQLite's
+signed 64-bit range, malformed ids, choices that are not offered, a missing
+required option.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from fakediscord import DiscordEnv
+from fakediscord.users import InteractionResult, Person
+from test_bot_harness import BotTable, forge, open_table, refused
+
+STORAGE_TEXT = "The table could not save that — nothing changed. Try again in a moment."
+BAD_INPUT = "That is not a valid action."
+TOO_BIG = 2**63  # one past the largest signed 64-bit integer
+
+
+def _rows(table: BotTable) -> dict[str, int]:
+    """Rows per table of the database (what a forged input must leave unchanged)."""
+    names = [r[0] for r in table.query("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    return {n: int(table.query(f'SELECT COUNT(*) FROM "{n}"')[0][0]) for n in names}
+
+
+async def _slash_raw(person: Person, table: BotTable, sub: str, options: list[dict[str, Any]]) -> InteractionResult:
+    """``/baloot <sub>`` with options as given, unchecked (the stand-in's ``slash`` refuses bad ones)."""
+    definition = person.server.find_command("baloot", table.guild)
+    assert definition is not None
+    data: dict[str, Any] = {"id": definition["id"], "name": "baloot", "type": 1,
+                            "options": [{"type": 1, "name": sub, "options": options}]}
+    if "guild_id" in definition:
+        data["guild_id"] = definition["guild_id"]
+    return await person._interact(2, table.channel, data, None, 5.0)
+
+
+async def test_a_press_during_a_storage_fault_is_answered_and_changes_nothing(
+    discord_env: DiscordEnv, tmp_path: Path
+) -> None:
+    table = await open_table(discord_env, tmp_path)
+    turn = await table.wait_turn()
+    assert turn is not None
+    mover, buttons = turn
+    count = table.action_count()
+
+    holder = sqlite3.connect(table.db, timeout=10, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    try:
+        started = time.monotonic()
+        result = await mover.person.click(buttons[0].message, buttons[0].custom_id)
+        first = time.monotonic() - started
+        assert not result.rejected, result.rejected  # a first answer within Discord's 3 s (a defer)
+        followups = await result.wait_followups(1, timeout=15)
+        answered = time.monotonic() - started
+        assert followups[0].ephemeral_for == mover.person.id
+        assert followups[0].content == STORAGE_TEXT
+        assert table.action_count() == count
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    print(f"\npress during a held write lock: first answer {first:.2f} s, private answer {answered:.2f} s")
+    # The same button, once the lock is released, is taken exactly once.
+    await table.press(mover, buttons[0])
+    assert table.action_count() == count + 1
+    assert " ERROR " not in table.bot.output  # a storage fault is a warning, not an error
+
+
+async def test_forged_ids_and_options_are_refused_privately(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path)
+    turn = await table.wait_turn()
+    assert turn is not None
+    mover, buttons = turn
+    hand, index = buttons[0].version
+    await asyncio.sleep(0.5)  # let the channel and private messages settle before counting rows
+    before = _rows(table)
+    message = mover.views()[0]
+    forged_ids = [
+        f"bl:{TOO_BIG}:mine",
+        f"bl:{'9' * 32}:mine",
+        "bl:abc:mine",
+        f"bl:{TOO_BIG}:{mover.seat}:{hand}:{index}:p",
+        f"bl:{'1' * 32}:{mover.seat}:{hand}:{index}:p",
+        "bl:0:0:0:0:p",
+        f"blst:lb:{TOO_BIG}:rating:all:0:n",
+        "blst:lb:99999999999999999999:wins:week:3:p",
+    ]
+    answers = []
+    for custom_id in forged_ids:
+        answers.append(refused(await forge(mover.person, message, custom_id)))
+    for sub, options in [
+        ("record", [{"type": 4, "name": "match", "value": TOO_BIG}]),
+        ("record", [{"type": 4, "name": "match", "value": -1}]),
+        ("record", []),
+        ("leaderboard", [{"type": 3, "name": "sort", "value": "luck"}]),
+        ("leaderboard", [{"type": 3, "name": "period", "value": "century"}]),
+        ("join", [{"type": 4, "name": "seat", "value": TOO_BIG}]),
+        ("join", [{"type": 4, "name": "team", "value": 7}]),
+        ("fill", [{"type": 3, "name": "level", "value": "grandmaster"}]),
+        ("language", [{"type": 3, "name": "language", "value": "xx"}]),
+        ("language", []),
+    ]:
+        answers.append(refused(await _slash_raw(mover.person, table, sub, options)))
+    assert len(answers) == 18
+    assert answers == [BAD_INPUT] * 18, answers
+    assert _rows(table) == before
+    assert table.action_count() == 0
+    table.assert_clean_log()
+    # The table still plays.
+    await table.press(mover, buttons[0])

@@ -1,0 +1,146 @@
+"""End to end (issue 14 item 4): the real bot refuses at start-up a database it cannot write.
+
+Each case runs ``bot.py`` as a subprocess and expects exit code 2 and one
+line naming the path and the reason, before Discord is contacted (no
+stand-in is running: a bot that got past the check would fail differently).
+
+Read-only cases need a user that permissions bind. Tests may run as root,
+for whom ``chmod`` stops nothing; then the bot runs as ``nobody`` through
+``setpriv`` (util-linux) on files owned by root. A full disk is a file-size
+limit (``RLIMIT_FSIZE``) on the bot's process: a write past it fails as on a
+full disk (SQLite reports an I/O error), which binds root too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from test_bot_harness import REPO, bot_env
+
+from baloot.storage import LATEST_VERSION, Storage
+
+NOBODY = 65534
+ROOT = os.geteuid() == 0
+
+
+@pytest.fixture
+def place() -> Iterator[Path]:
+    """A folder every user can enter (pytest's tmp_path is private to its owner)."""
+    folder = Path(tempfile.mkdtemp(prefix="baloot-ro-"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        for path in [folder, *folder.rglob("*")]:
+            path.chmod(0o700 if path.is_dir() else 0o600)
+        shutil.rmtree(folder)
+
+
+def _new_db(path: Path) -> None:
+    async def make() -> None:
+        storage = await Storage.open(path)
+        await storage.close()
+
+    asyncio.run(make())
+
+
+def _run_bot(db: Path, *, unprivileged: bool = False,
+             preexec: Callable[[], None] | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD", "FAKEDISCORD"))}
+    env.update(bot_env(db), DISCORD_TOKEN="not-a-real-token", PYTHONDONTWRITEBYTECODE="1")
+    command = [sys.executable, str(REPO / "bot.py")]
+    if unprivileged and ROOT:
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv: no user that file permissions bind")
+        command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--", *command]
+    return subprocess.run(command, cwd=db.parent, env=env, capture_output=True, text=True, timeout=60,
+                          check=False, preexec_fn=preexec)
+
+
+def _refused(out: subprocess.CompletedProcess[str], db: Path, *reasons: str) -> str:
+    assert out.returncode == 2, (out.returncode, out.stderr[-2000:])
+    lines = [line for line in out.stderr.splitlines() if line.startswith("baloot: ")]
+    assert len(lines) == 1, out.stderr[-2000:]
+    assert str(db) in lines[0], lines[0]
+    assert any(r in lines[0].lower() for r in reasons), lines[0]
+    assert "Traceback" not in out.stderr
+    return lines[0]
+
+
+def _read_only(*paths: Path) -> None:
+    for path in paths:
+        path.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH | (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
+                                                                 if path.is_dir() else 0))
+
+
+def test_a_read_only_file_with_its_wal_and_shm_is_refused(place: Path) -> None:
+    """The case that used to start: SQLite opens it read-only through the existing -wal/-shm."""
+    source = place / "source"
+    source.mkdir()
+    _new_db(source / "baloot.db")
+    folder = place / "data"
+    folder.mkdir(mode=0o777)
+    folder.chmod(0o777)  # the folder is writable: only the files are not
+    writer = sqlite3.connect(source / "baloot.db", isolation_level=None)
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("INSERT INTO guild_settings (guild_id, language, ai_rated) VALUES (1, 'ar', 1)")
+    for suffix in ("", "-wal", "-shm"):
+        shutil.copy(source / f"baloot.db{suffix}", folder / f"baloot.db{suffix}")
+    writer.close()
+    db = folder / "baloot.db"
+    assert Path(f"{db}-wal").stat().st_size > 0 and Path(f"{db}-shm").exists()
+    _read_only(db, Path(f"{db}-wal"), Path(f"{db}-shm"))
+    line = _refused(_run_bot(db, unprivileged=True), db, "readonly", "read-only", "unable to open")
+    print(f"\n{line}")
+
+
+def test_a_read_only_file_is_refused(place: Path) -> None:
+    folder = place / "data"
+    folder.mkdir()
+    folder.chmod(0o777)
+    db = folder / "baloot.db"
+    _new_db(db)
+    _read_only(db)
+    _refused(_run_bot(db, unprivileged=True), db, "readonly", "read-only", "unable to open")
+
+
+def test_a_read_only_folder_is_refused(place: Path) -> None:
+    folder = place / "data"
+    folder.mkdir()
+    _read_only(folder)
+    db = folder / "baloot.db"
+    line = _refused(_run_bot(db, unprivileged=True), db, "unable to open", "readonly", "permission")
+    assert not db.exists()
+    print(f"\n{line}")
+
+
+def test_a_full_disk_is_refused(place: Path) -> None:
+    db = place / "baloot.db"
+    _new_db(db)
+
+    def small_files() -> None:  # no file of the bot's may grow past 4 KiB: the WAL's first frame cannot be written
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    line = _refused(_run_bot(db, preexec=small_files), db, "disk i/o", "full")
+    print(f"\n{line}")
+
+
+def test_a_newer_schema_is_refused(place: Path) -> None:
+    db = place / "baloot.db"
+    _new_db(db)
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("UPDATE schema_version SET version = ?", (LATEST_VERSION + 1,))
+    conn.close()
+    line = _refused(_run_bot(db), db, "newer")
+    print(f"\n{line}")
