@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+from engine_helpers import cards, new_hand, play
+
 from baloot import ActionType, Hand
 from baloot.ai import make_player
 from baloot.ai.bidding_policy import NORMAL_STYLE, choose_bid
@@ -21,7 +23,6 @@ from baloot.ai.hand_evaluation import (
 from baloot.arena import play_deal_pairs
 from baloot.cards import mask_of, parse_suit
 from baloot.view import seat_view
-from tests.engine_helpers import cards, new_hand, play
 
 FILLER = ["8S TS QS KS AS 9H TH JH", "QH KH AH 8D 9D TD JD QD", "KD AD 8C 9C TC JC QC KC"]
 
