@@ -9,24 +9,62 @@ half in the win rate. A Gahwa won (R4, R7) counts as the match target.
 With ``--matches`` whole matches (R8) are played instead: match pair ``k``
 deals the same sequence of decks in both plays, and A wins a pair when it wins
 more of the two matches.
+
+Besides the win rate the arena counts, for each side, the contracts it took
+(R3) by type and how many its team made (won the hand, R7), the doubles and
+further raises it said (R4) and how often they won, and its Sawa claims
+(R12); and for the table, the share of hands thrown in (R3.2).
+
+Work can be split: ``--first K --hands N`` plays deal pairs ``K .. K+N-1`` of
+the seed, ``--save FILE`` writes the raw counts as JSON and ``--merge FILE...``
+prints the report of several saved shards together.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
+from .actions import ActionType
 from .ai import LEVELS, Player, make_player
 from .ai.rollout import team_value
 from .hand import Hand, Phase
 from .match import Match, shuffled_deck
 from .rules import Rules
 from .view import seat_view
+
+CONTRACTS = ("sun", "hokum")
+RAISES = (ActionType.DOUBLE, ActionType.TRIPLE, ActionType.FOUR, ActionType.GAHWA)
+
+
+@dataclass
+class SideStats:
+    """What one side (A or B) did in the hands it played: R3 contracts, R4 raises, R12 claims."""
+
+    taken: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CONTRACTS, 0))  # contracts taken by type
+    made: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CONTRACTS, 0))  # of those, won (R7)
+    value: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CONTRACTS, 0))  # taker's team score diff
+    raised: dict[str, int] = field(default_factory=lambda: {str(t): 0 for t in RAISES})  # Double/Triple/Four/Gahwa
+    raised_won: dict[str, int] = field(default_factory=lambda: {str(t): 0 for t in RAISES})  # the raiser's team won
+    sawa: int = 0  # Sawa claims (R12)
+
+    def merge(self, other: SideStats) -> None:
+        for mine, theirs in (
+            (self.taken, other.taken),
+            (self.made, other.made),
+            (self.value, other.value),
+            (self.raised, other.raised),
+            (self.raised_won, other.raised_won),
+        ):
+            for key, count in theirs.items():
+                mine[key] = mine.get(key, 0) + count
+        self.sawa += other.sawa
 
 
 @dataclass
@@ -38,7 +76,8 @@ class Tally:
     pair_played: list[bool] = field(default_factory=list)  # a contract was played in either play
     hand_diffs: list[int] = field(default_factory=list)  # A minus B, one entry per hand played
     times: dict[str, list[float]] = field(default_factory=dict)  # seconds per decision, by level
-    sawa: list[int] = field(default_factory=lambda: [0, 0])  # Sawa claims (R12) by A, by B
+    thrown_in: int = 0  # hands thrown in (R3.2) or annulled (R9 kawesh)
+    sides: list[SideStats] = field(default_factory=lambda: [SideStats(), SideStats()])  # A, B
 
     def merge(self, other: Tally) -> None:
         self.pair_diffs += other.pair_diffs
@@ -47,7 +86,48 @@ class Tally:
         self.hand_diffs += other.hand_diffs
         for level, times in other.times.items():
             self.times.setdefault(level, []).extend(times)
-        self.sawa = [self.sawa[0] + other.sawa[0], self.sawa[1] + other.sawa[1]]
+        self.thrown_in += other.thrown_in
+        for mine, theirs in zip(self.sides, other.sides, strict=True):
+            mine.merge(theirs)
+
+    @property
+    def sawa(self) -> list[int]:
+        """Sawa claims (R12) by A, by B."""
+        return [self.sides[0].sawa, self.sides[1].sawa]
+
+    def count_hand(self, hand: Hand, a_team: int, gahwa_value: int) -> int:
+        """Record a finished hand's outcome for both sides; returns A's score difference."""
+        value = team_value(hand, a_team, gahwa_value)
+        self.hand_diffs.append(value)
+        contract, result, taker = hand.contract, hand.result, hand.taker
+        if contract is None or result is None or taker is None:
+            self.thrown_in += 1
+            return value
+        winner = result.gahwa_winner if result.gahwa_winner is not None else result.winner
+        side = self.sides[0 if taker & 1 == a_team else 1]
+        side.taken[contract] += 1
+        side.made[contract] += winner == taker & 1
+        side.value[contract] += value if taker & 1 == a_team else -value
+        for action in hand.actions:
+            side = self.sides[0 if action.seat & 1 == a_team else 1]
+            kind = action.type.value
+            if kind in side.raised:
+                side.raised[kind] += 1
+                side.raised_won[kind] += winner == action.seat & 1
+            elif kind == "sawa":
+                side.sawa += 1
+        return value
+
+    def to_json(self) -> str:
+        """The raw counts (for ``--save``)."""
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> Tally:
+        """A tally written by :meth:`to_json`."""
+        data = json.loads(text)
+        sides = [SideStats(**side) for side in data.pop("sides")]
+        return cls(**data, sides=sides)
 
 
 class Table:
@@ -73,8 +153,6 @@ class Table:
             elapsed = perf() - start
             times.setdefault(player.name, []).append(elapsed)
             apply(action)  # raises IllegalActionError on an illegal choice
-        if hand.sawa_by is not None:
-            self.tally.sawa[0 if hand.sawa_by & 1 == self.a_team else 1] += 1
 
 
 def play_deal_pairs(a_level: str, b_level: str, first: int, count: int, seed: int, budget_ms: float | None) -> Tally:
@@ -90,9 +168,7 @@ def play_deal_pairs(a_level: str, b_level: str, first: int, count: int, seed: in
         for a_team in (0, 1):
             hand = Hand(dealer, deck, rules, (0, 0))
             Table(a, b, a_team, tally, seed * 1_000_003 + i).play_hand(hand, (0, 0))
-            value = team_value(hand, a_team, rules.target)
-            tally.hand_diffs.append(value)
-            pair += value
+            pair += tally.count_hand(hand, a_team, rules.target)
             played = played or hand.result is not None
         tally.pair_diffs.append(pair)
         tally.pair_played.append(played)
@@ -116,7 +192,7 @@ def play_match_pairs(a_level: str, b_level: str, first: int, count: int, seed: i
                 score = (match.score[0], match.score[1])
                 hand = match.deal(shuffled_deck(deck_rng))
                 table.play_hand(hand, score, match)
-                tally.hand_diffs.append(team_value(hand, a_team, rules.target))
+                tally.count_hand(hand, a_team, rules.target)
             outcome += 1 if match.winner == a_team else -1
             diff += match.score[a_team] - match.score[1 - a_team]
         tally.pair_diffs.append(diff)
@@ -152,6 +228,35 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[index]
 
 
+def ratio_text(part: int, whole: int) -> str:
+    """``part`` of ``whole`` as a percentage (a dash for none)."""
+    return f"{100 * part / whole:5.1f}%" if whole else "    -"
+
+
+def side_lines(tally: Tally, names: tuple[str, str]) -> list[str]:
+    """Per side: contracts taken and made by type (R3, R7), raises (R4), Sawa claims (R12)."""
+    hands = len(tally.hand_diffs)
+    lines = [
+        f"hands thrown in (R3.2): {tally.thrown_in} of {hands} ({ratio_text(tally.thrown_in, hands).strip()})",
+        "contracts (made = the taker's team won the hand, R7; score = its mean score difference):",
+    ]
+    total = SideStats()
+    for side in tally.sides:
+        total.merge(side)
+    for label, side in ((names[0], tally.sides[0]), (names[1], tally.sides[1]), ("both", total)):
+        parts = []
+        for contract in CONTRACTS:
+            taken, made = side.taken[contract], side.made[contract]
+            mean = side.value[contract] / taken if taken else 0.0
+            parts.append(f"{contract} {taken:6d} taken, {made:6d} made {ratio_text(made, taken)}, score {mean:+6.1f}")
+        lines.append(f"  {label:9s} " + " | ".join(parts))
+    lines.append("raises (R4; won = the raiser's team won the hand) and Sawa claims (R12):")
+    for label, side in ((names[0], tally.sides[0]), (names[1], tally.sides[1])):
+        raises = ", ".join(f"{kind} {count} (won {side.raised_won[kind]})" for kind, count in side.raised.items())
+        lines.append(f"  {label:9s} {raises}; sawa {side.sawa}")
+    return lines
+
+
 def report(tally: Tally, args: argparse.Namespace, elapsed: float) -> str:
     """The arena's printout."""
     unit = "match" if args.matches else "deal"
@@ -167,7 +272,7 @@ def report(tally: Tally, args: argparse.Namespace, elapsed: float) -> str:
     diff, diff_ci = mean_ci(tally.hand_diffs)
     lines = [
         f"arena: A={args.a} vs B={args.b}, {n} duplicate {unit} pairs "
-        f"({len(tally.hand_diffs)} hands), seed {args.seed}"
+        f"({len(tally.hand_diffs)} hands), {args.source}"
         + (f", hard budget {args.budget_ms} ms" if args.budget_ms is not None else "")
         + f", {elapsed:.0f} s",
         f"A won {wins}, tied {ties}, lost {losses} {unit} pairs",
@@ -181,6 +286,7 @@ def report(tally: Tally, args: argparse.Namespace, elapsed: float) -> str:
         ),
         f"mean hand score difference A-B: {diff:+.2f} per hand (95% CI {diff - diff_ci:+.2f} .. {diff + diff_ci:+.2f})",
         f"Sawa claims (R12): A {tally.sawa[0]}, B {tally.sawa[1]} (in {len(tally.hand_diffs)} hands)",
+        *side_lines(tally, (f"A {args.a}", f"B {args.b}")),
         "decision time per level (ms):",
     ]
     for level, times in sorted(tally.times.items()):
@@ -197,11 +303,16 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("levels", nargs="*", metavar="LEVEL", help="team A's and team B's levels (or use --a/--b)")
     parser.add_argument("--a", default="normal", choices=LEVELS, help="team A's level")
     parser.add_argument("--b", default="easy", choices=LEVELS, help="team B's level")
-    parser.add_argument("--hands", type=int, default=1000, help="number of duplicate deal pairs")
+    parser.add_argument("--hands", "--pairs", type=int, default=1000, help="number of duplicate deal pairs")
     parser.add_argument("--matches", type=int, default=0, help="play this many duplicate match pairs instead")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0, help="index of the first pair (to split a run into shards)")
     parser.add_argument("--budget-ms", type=float, default=None, help="hard's time budget per decision")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1: one core)")
+    parser.add_argument("--save", metavar="FILE", help="also write the raw counts to FILE (JSON)")
+    parser.add_argument(
+        "--merge", nargs="+", metavar="FILE", help="report the saved runs in FILE... together instead of playing"
+    )
     if argv and argv[0] == "--":
         argv = argv[1:]
     args = parser.parse_args(argv)
@@ -213,26 +324,74 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def merge_saved(args: argparse.Namespace) -> int:
+    """``--merge``: one report of several ``--save`` files (same levels and mode)."""
+    tally = Tally()
+    sources: list[str] = []
+    elapsed = 0.0
+    first: dict[str, object] | None = None
+    for path in args.merge:
+        try:
+            with open(path, encoding="utf-8") as file:
+                saved = json.load(file)
+            meta, part = saved["meta"], Tally.from_json(json.dumps(saved["tally"]))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"arena: cannot read {path}: {exc}")
+            return 2
+        same = {k: meta[k] for k in ("a", "b", "matches", "budget_ms")}
+        if first is None:
+            first = same
+        elif same != first:
+            print(f"arena: {path} is a different run ({same}) from the first file ({first})")
+            return 2
+        tally.merge(part)
+        sources.append(f"seed {meta['seed']} pairs {meta['first']}..{meta['first'] + meta['count'] - 1}")
+        elapsed += meta["elapsed"]
+    assert first is not None
+    args.a, args.b, args.matches, args.budget_ms = first["a"], first["b"], first["matches"], first["budget_ms"]
+    args.source = "merged: " + "; ".join(sources)
+    print(report(tally, args, elapsed))
+    return 0
+
+
 def main(argv: list[str]) -> int:
     """Run the arena and print the figures; returns the exit code."""
     args = parse(argv)
+    if args.merge:
+        return merge_saved(args)
     count = args.matches or args.hands
-    if count < 1 or args.jobs < 1:
-        print("arena: --hands/--matches and --jobs must be positive")
+    if count < 1 or args.jobs < 1 or args.first < 0:
+        print("arena: --hands/--matches and --jobs must be positive, --first not negative")
         return 2
     work = play_match_pairs if args.matches else play_deal_pairs
     start = time.perf_counter()
     tally = Tally()
+    first = args.first
     if args.jobs == 1:
-        tally = work(args.a, args.b, 0, count, args.seed, args.budget_ms)
+        tally = work(args.a, args.b, first, count, args.seed, args.budget_ms)
     else:
         size = math.ceil(count / args.jobs)
-        chunks = [(i, min(size, count - i)) for i in range(0, count, size)]
+        chunks = [(first + i, min(size, count - i)) for i in range(0, count, size)]
         with ProcessPoolExecutor(args.jobs) as pool:
             futures = [pool.submit(work, args.a, args.b, f, c, args.seed, args.budget_ms) for f, c in chunks]
             for future in futures:
                 tally.merge(future.result())
-    print(report(tally, args, time.perf_counter() - start))
+    elapsed = time.perf_counter() - start
+    args.source = f"seed {args.seed}" + (f", pairs {first}..{first + count - 1}" if first else "")
+    print(report(tally, args, elapsed))
+    if args.save:
+        meta = {
+            "a": args.a,
+            "b": args.b,
+            "matches": args.matches,
+            "budget_ms": args.budget_ms,
+            "seed": args.seed,
+            "first": first,
+            "count": count,
+            "elapsed": elapsed,
+        }
+        with open(args.save, "w", encoding="utf-8") as file:
+            json.dump({"meta": meta, "tally": json.loads(tally.to_json())}, file)
     return 0
 
 

@@ -1,9 +1,11 @@
 """How plausible a sampled deal is, given the bids everyone made (R3).
 
 The hard level weights its samples with this: a seat that bid Hokum or Sun
-probably had the strength the normal level asks for, and a seat that passed
-while nobody had bid probably did not. Judged with the normal level's own
-hand evaluation on the sampled first five cards plus the up card (R2).
+probably had the expected score the normal level asks for, and a seat that
+passed while nobody had bid probably did not. Judged with the normal level's
+own evaluation (:func:`~baloot.ai.hand_evaluation.hokum_score`,
+:func:`~baloot.ai.hand_evaluation.sun_score`) on the sampled first five cards
+plus the up card (R2).
 """
 
 from __future__ import annotations
@@ -12,10 +14,13 @@ from collections.abc import Sequence
 
 from ..actions import Action, ActionType
 from .bidding_policy import NORMAL_STYLE
-from .hand_evaluation import best_hokum_suit, hokum_strength, sun_strength
+from .hand_evaluation import best_hokum_score, hokum_score, sun_score
 
 UNLIKELY = 0.3
 """Weight factor for a bid that the sampled hand does not explain."""
+
+MARGIN = 2.5
+"""Expected game points (R7) a hand may miss the threshold by and still explain the bid."""
 
 
 def first_fives(dealer: int, deck: Sequence[int]) -> list[int]:
@@ -36,25 +41,27 @@ def bid_weight(bids: Sequence[Action], dealer: int, deck: Sequence[int], me: int
     style = NORMAL_STYLE
     weight = 1.0
     standing = False
+    round_two = False
     for index, bid in enumerate(bids):
+        if index == 4 and not standing:
+            round_two = True  # R3.2: all four passed in round one
         seat = bid.seat
-        round_two = index >= 4 and all(b.type is ActionType.PASS for b in bids[:4])
-        if seat == me:
-            standing = standing or bid.type is not ActionType.PASS
-            continue
-        cards = fives[seat] | up_bit
         atype = bid.type
-        if atype is ActionType.PASS:
-            if not standing:
-                hokum = best_hokum_suit(cards, up_suit)[1] if round_two else hokum_strength(cards, up_suit)
-                if hokum >= style.hokum + 0.4 or sun_strength(cards) >= style.sun + 0.4:
+        if seat != me:
+            cards = fives[seat] | up_bit
+            position = (seat - dealer - 1) % 4
+            if atype is ActionType.PASS and not standing:
+                hokum = best_hokum_score(cards, up_suit)[1] if round_two else hokum_score(cards, up_suit)
+                need = (style.last_two if position == 3 else style.open_two) if round_two else style.open
+                if max(hokum, sun_score(cards, position)) >= need + MARGIN:
                     weight *= UNLIKELY
-        elif atype is ActionType.HOKUM and bid.suit is None and not standing:
-            hokum = best_hokum_suit(cards, up_suit)[1] if round_two else hokum_strength(cards, up_suit)
-            if hokum < style.hokum - 0.5:
+            elif atype is ActionType.HOKUM and bid.suit is None and not standing:
+                hokum = best_hokum_score(cards, up_suit)[1] if round_two else hokum_score(cards, up_suit)
+                need = (style.last_two if position == 3 else style.open_two) if round_two else style.open
+                if hokum < need - MARGIN:
+                    weight *= UNLIKELY
+            elif atype is ActionType.SUN and sun_score(cards, position) < min(style.open, style.overcall) - MARGIN:
                 weight *= UNLIKELY
-        elif atype is ActionType.SUN and sun_strength(cards) < style.sun - 0.5:
-            weight *= UNLIKELY
         if atype is not ActionType.PASS:
             standing = True
     return weight
