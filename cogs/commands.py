@@ -114,7 +114,7 @@ class BalootCommands(commands.Cog):
         ), ephemeral=False)
         state = runtime.shown.track(runtime.service.snapshot(info.id))
         language = runtime.language_of(state)
-        command = f"`/{t('cmd.baloot.name', language)} {t('cmd.join.name', language)}`"
+        command = f"/{t('cmd.baloot.name', language)} {t('cmd.join.name', language)}"
         state.notice = Notice("notice.table_created", seat=0, params=(("command", command),))
         payload = render_lobby(runtime.render_info(state), info.rules, language)
         message_id = await reply(interaction, payload, ephemeral=False)

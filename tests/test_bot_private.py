@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fakediscord import DiscordEnv
-from test_bot_harness import contract_policy, open_table, refused
+from test_bot_harness import contract_policy, open_table, plain, refused
 
 from baloot.i18n import t
 
@@ -45,7 +45,7 @@ async def test_each_user_sees_their_language(discord_env: DiscordEnv, tmp_path: 
     assert command is not None and command["name_localizations"]["ar"] == "بلوت"
 
     # Private replies follow each user's Discord locale.
-    assert (await alice.person.slash("baloot", "rules", channel=table.channel)).message.embeds[0]["title"] == (  # type: ignore[union-attr]
+    assert plain((await alice.person.slash("baloot", "rules", channel=table.channel)).message.embeds[0]["title"]) == (  # type: ignore[union-attr]
         t("rules.title", "ar"))
     assert (await bob.person.slash("baloot", "rules", channel=table.channel)).message.embeds[0]["title"] == (  # type: ignore[union-attr]
         t("rules.title", "en"))
@@ -56,7 +56,7 @@ async def test_each_user_sees_their_language(discord_env: DiscordEnv, tmp_path: 
     # DMs: the hand in the reader's language, and only their own.
     def fields(player_index: int) -> list[str]:
         views = table.players[player_index].views()
-        return [f["name"] for m in views for f in m.embeds[0]["fields"]] if views else []
+        return [plain(f["name"]) for m in views for f in m.embeds[0]["fields"]] if views else []
 
     await discord_env.wait_for(lambda: all(fields(i) for i in range(4)))
     assert "أوراقك" in fields(0) and "أوراقك" in fields(3)
@@ -67,13 +67,15 @@ async def test_each_user_sees_their_language(discord_env: DiscordEnv, tmp_path: 
     assert message.embeds[0]["title"] == t("table.title", "en", n=1)
     assert message.components[0]["components"][0]["label"] == "My hand"
     set_ar = await alice.person.slash("baloot", "language", channel=table.channel, language="ar")
-    assert set_ar.ephemeral and set_ar.message is not None and set_ar.message.content == t("notice.language_set", "ar")
-    await discord_env.wait_for(lambda: message.embeds[0]["title"] == t("table.title", "ar", n=1))
+    assert set_ar.ephemeral and set_ar.message is not None
+    assert plain(set_ar.message.content) == t("notice.language_set", "ar")
+    await discord_env.wait_for(lambda: plain(message.embeds[0]["title"]) == t("table.title", "ar", n=1))
     assert message.components[0]["components"][0]["label"] == t("button.my_hand", "ar")
     assert refused(await bob.person.slash("baloot", "language", channel=table.channel, language="en",
                                           scope="server")) == t("error.not_allowed", "en")
     server = await alice.person.slash("baloot", "language", channel=table.channel, language="ar", scope="server")
-    assert server.ephemeral and server.message is not None and server.message.content == t("notice.language_set", "ar")
+    assert server.ephemeral and server.message is not None
+    assert plain(server.message.content) == t("notice.language_set", "ar")
     assert table.query("SELECT language FROM guild_settings WHERE guild_id = ?", (table.guild.id,))[0][0] == "ar"
 
 

@@ -18,6 +18,7 @@ from fakediscord import DiscordEnv, InteractionResult, Message, Person
 from stats_helpers import gahwa_match, kaboot_match, store_match, three_hand_match
 from test_bot_harness import REPO, bot_env
 
+from baloot.i18n.direction import strip_isolates
 from baloot.stats import NEW_PLAYER, StatsRecorder, rate_match
 from baloot.stats.rating import Skill
 from baloot.storage import Storage
@@ -151,4 +152,4 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
     assert replayed["score"] == list(m2.score) == [0, 60] and replayed["winner"] == m2.winner_team == 1
 
     unknown = await people["erin"].slash("baloot", "record", channel=channel, match=987654)
-    assert unknown.ephemeral and message(unknown).content == "لا توجد مباراة رقم 987654 في هذا السيرفر."
+    assert unknown.ephemeral and strip_isolates(message(unknown).content) == "لا توجد مباراة رقم 987654 في هذا السيرفر."

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..i18n import t
+from ..i18n.direction import is_rtl
+from ..i18n.plural import count
 from ..scoring import GAHWA, HOKUM_TOTAL, KABOOT_HOKUM, KABOOT_SUN, SUN_TOTAL
 from ..summary import HandSummary, MatchSummary
 from .limits import DESCRIPTION, FIELD_VALUE, clip
@@ -111,16 +113,17 @@ def sheet_text(summary: MatchSummary, locale: str, budget: int = DESCRIPTION) ->
     points = f"{summary.score[0]} : {summary.score[1]}"
     total = t("table.score_line", locale, team=t("sheet.total", locale), points=points)
     kept: list[str] = []
-    size = len(header) + len(total) + 80
+    marks = 2 if is_rtl(locale) else 0  # each line gets RLI … PDI (baloot.i18n.direction)
+    size = len(header) + len(total) + 80 + 3 * marks
     for row in reversed(rows):
-        if size + len(row) + 1 > budget:
+        if size + len(row) + 1 + marks > budget:
             break
         kept.append(row)
-        size += len(row) + 1
+        size += len(row) + 1 + marks
     kept.reverse()
     lines = [header]
     if len(kept) < len(rows):
-        lines.append(t("sheet.earlier", locale, count=len(rows) - len(kept)))
+        lines.append(t("sheet.earlier", locale, count=count("hands", len(rows) - len(kept), locale)))
     return "\n".join([*lines, *kept, total])
 
 

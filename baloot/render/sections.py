@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..actions import Action, ActionType
 from ..hand import Phase
 from ..i18n import t
+from ..i18n.plural import count
 from ..projects import Project
 from ..view import PublicView, SeatView, TrickView
 from .model import Notice, TableInfo
@@ -26,6 +27,9 @@ from .text import (
     seat_name,
     timestamp,
 )
+
+PLURAL_PARAMS = ("seconds",)
+"""Notice parameters that are counts, said in the locale's plural form (:func:`~baloot.i18n.plural.count`)."""
 
 View = PublicView | SeatView
 """What a section may be drawn from: the public view, or a seat's view for its own private message."""
@@ -153,6 +157,10 @@ def notice_text(notice: Notice | None, info: TableInfo, locale: str) -> str | No
         return None
     params: dict[str, object] = {k: (escape(v) if isinstance(v, str) and not v.startswith("<") else v)
                                  for k, v in notice.params}
+    for word in PLURAL_PARAMS:
+        value = params.get(word)
+        if isinstance(value, int):
+            params[word] = count(word, value, locale)
     if notice.seat is not None:
         params["name"] = seat_name(info, notice.seat, locale)
     if notice.action is not None:

@@ -13,6 +13,8 @@ from typing import Any, Final
 from ..bidding import Outcome
 from ..hand import Phase
 from ..i18n import resolve_locale, t
+from ..i18n.direction import orient_payload
+from ..i18n.plural import count
 from ..rules import Rules
 from ..summary import MatchSummary
 from ..view import PublicView
@@ -86,8 +88,9 @@ def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: i
             t("table.last_trick", locale, name=seat_name(info, last.winner or 0, locale)),
             trick_lines(last, info, locale), True),
         _field(t("table.tricks", locale), None if view.phase < Phase.PLAYING else "\n".join(
-            t("table.tricks_line", locale, team=team_label(team, locale), tricks=view.tricks_won[team],
-              points=view.card_points[team]) for team in (0, 1))),
+            t("table.tricks_line", locale, team=team_label(team, locale),
+              tricks=count("tricks", view.tricks_won[team], locale),
+              points=count("points", view.card_points[team], locale)) for team in (0, 1))),
         _field(t("table.turn", locale), turn_line(view, info, locale)),
         _field(t("table.match_score", locale), pair_lines(sheet.score_after(index), locale) + "\n"
                + t("table.target", locale, target=sheet.target), True),
@@ -128,12 +131,12 @@ def render_table(
     if over:
         used = sum(_embed_size(e) for e in embeds)
         embeds.append(sheet_embed(info, sheet, loc, budget=min(DESCRIPTION, EMBED_TOTAL - used - 400)))
-    return {
+    return orient_payload({
         "content": "",
         "embeds": embeds,
         "components": [] if over else my_hand_components(info, loc),
         "allowed_mentions": NO_MENTIONS,
-    }
+    }, loc)
 
 
 def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None) -> Payload:
@@ -158,5 +161,5 @@ def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None) -> Pa
         ],
         "footer": {"text": t("table.footer", loc, table=info.table_id)},
     }
-    return {"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}
+    return orient_payload({"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}, loc)
 
