@@ -81,6 +81,7 @@ class BalootBot(commands.Bot):
         )
         runtime = Runtime(self, service, ShownTables(), Languages(service, self, settings.default_language))
         self.runtime = runtime
+        await runtime.languages.load_users()
         service.add_listener(Presenter(runtime))
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:

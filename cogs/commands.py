@@ -24,12 +24,12 @@ from baloot.tables import BOT_LEVELS, NotAllowed
 
 from .buttons import show_hand
 from .channel import LOBBY
-from .replies import in_time, is_admin, reply, reply_error, tell_dms_closed, user_locale
+from .replies import in_time, is_admin, remember_name, reply, reply_error, tell_dms_closed, user_locale
 from .runtime import Runtime, runtime_of
 
 TEAM_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.team.{n}"), value=n - 1) for n in (1, 2)]
 LANGUAGE_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.language.{code}"), value=code) for code in ("en", "ar")]
-SCOPE_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.scope.{s}"), value=s) for s in ("table", "server")]
+SCOPE_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.scope.{s}"), value=s) for s in ("table", "server", "me")]
 LEVEL_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.level.{lv}"), value=lv) for lv in BOT_LEVELS]
 RULE_OPTIONS = (
     "ashkal_on_ace",
@@ -112,6 +112,7 @@ class BalootCommands(commands.Cog):
             interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id,
             interaction.user.display_name, rules=rules or None, turn_seconds=turn_time,
         ), ephemeral=False)
+        await remember_name(interaction)
         state = runtime.shown.track(runtime.service.snapshot(info.id))
         language = runtime.language_of(state)
         command = f"/{t('cmd.baloot.name', language)} {t('cmd.join.name', language)}"
@@ -138,6 +139,7 @@ class BalootCommands(commands.Cog):
             interaction.channel_id or 0, interaction.user.id, interaction.user.display_name,
             seat=None if seat is None else seat - 1, team=None if team is None else team.value,
         ), ephemeral=True)
+        await remember_name(interaction)
         where = info.seat_of(interaction.user.id)
         assert where is not None
         await reply(interaction, render_text(
@@ -210,11 +212,19 @@ class BalootCommands(commands.Cog):
         language: app_commands.Choice[str],
         scope: app_commands.Choice[str] | None = None,
     ) -> None:
-        """Set the language of this table (its creator or an admin) or of the server (admins)."""
+        """Set the language of this table (its creator or an admin), of the server (admins), or
+        one's own (scope "me": private views, errors and help, issue 10)."""
         runtime = self.runtime
         user_locale(interaction)
         code = language.value
-        if scope is not None and scope.value == "server":
+        if scope is not None and scope.value == "me":
+            await runtime.languages.set_user(interaction.user.id, code)
+            mine = runtime.service.table_of_user(interaction.user.id)
+            state = None if mine is None else runtime.shown.get(mine.id)
+            seat = None if mine is None else mine.seat_of(interaction.user.id)
+            if state is not None and seat is not None and state.hand_no is not None:
+                runtime.private.redraw(state, seat)
+        elif scope is not None and scope.value == "server":
             if not is_admin(interaction):
                 raise NotAllowed("Only a server admin can set the server's language.")
             await runtime.service.set_guild_language(interaction.guild_id or 0, code)
@@ -222,6 +232,8 @@ class BalootCommands(commands.Cog):
             for state in runtime.shown.tables.values():
                 if state.info.guild_id == interaction.guild_id and not state.closed:
                     runtime.channel.touch_current(state)
+                    if state.hand_no is not None:
+                        runtime.private.redraw(state)
         else:
             await runtime.service.set_language(
                 interaction.channel_id or 0, interaction.user.id, code, is_admin=is_admin(interaction)

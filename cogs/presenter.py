@@ -116,6 +116,8 @@ class Presenter:
             if isinstance(event, SeatsChanged):
                 state.notice = seat_notice(before, event.table, runtime.language_of(state)) or state.notice
             runtime.private.sync_seats(state)
+            if isinstance(event, TableSettingsChanged) and state.hand_no is not None:
+                runtime.private.redraw(state)  # the table's language may have changed (issue 10)
             channel.touch_current(state)
         elif isinstance(event, HandStarted):
             state.notice = None

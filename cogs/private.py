@@ -59,6 +59,7 @@ class Viewer:
     shown: Shown | None = None
     busy: int = 0  # presses being answered (their response shows the view)
     dirty: bool = False
+    stale: bool = False  # redraw even at the same version (the player's language changed)
     tell_closed: bool = False  # DMs found closed: tell them on their next interaction
     task: asyncio.Task[None] | None = None
 
@@ -98,7 +99,10 @@ class PrivateHands:
                 viewer.dm_closed = viewer.dm_closed or info.dm_closed
 
     def locale_of(self, user_id: int, state: TableState) -> str:
-        return self.locales.get(user_id) or self.runtime.language_of(state)
+        """A player's language (:meth:`~cogs.runtime.Languages.viewer`): chosen, else the table's, else their app's."""
+        runtime = self.runtime
+        return runtime.languages.viewer(user_id, state.info.guild_id, state.info.language,
+                                        self.locales.get(user_id) or runtime.language_of(state))
 
     # -- refreshing --------------------------------------------------------------------------
     def refresh(self, state: TableState, seat: int) -> None:
@@ -109,6 +113,14 @@ class PrivateHands:
         viewer = self.viewer(state.table_id, info.user_id, seat)
         viewer.dirty = True
         self._kick(viewer)
+
+    def redraw(self, state: TableState, *seats: int) -> None:
+        """Redraw private views even though the game did not move (a language changed)."""
+        for seat in seats or range(4):
+            info = state.info.seats[seat]
+            if info is not None and info.human and info.user_id is not None:
+                self.viewer(state.table_id, info.user_id, seat).stale = True
+                self.refresh(state, seat)
 
     def _kick(self, viewer: Viewer) -> None:
         if viewer.busy or (viewer.task is not None and not viewer.task.done()):
@@ -133,8 +145,9 @@ class PrivateHands:
             state = self.runtime.shown.get(viewer.table_id)
             if state is None:
                 return
-            if (state.version, state.closed) == viewer.shown:
+            if (state.version, state.closed) == viewer.shown and not viewer.stale:
                 continue  # already in front of them (e.g. the answer to their own press): nothing to render
+            viewer.stale = False
             rendered = self.render(state, viewer.seat, self.locale_of(viewer.user_id, state))
             if rendered is None:
                 continue

@@ -20,7 +20,7 @@ from baloot.i18n import resolve_locale
 from baloot.render import Payload, render_error, render_text
 
 from .payloads import message_args
-from .runtime import runtime_of
+from .runtime import Runtime, runtime_of
 
 log = logging.getLogger("baloot.discord")
 T = TypeVar("T")
@@ -36,12 +36,36 @@ class NotYourHand(BalootError):
 
 
 def user_locale(interaction: discord.Interaction) -> str:
-    """``en`` or ``ar`` from the user's Discord locale (remembered for their DMs)."""
+    """The language to answer this user in (issue 10, item 3): the one they chose with
+    ``/baloot language`` (scope "me"), else their table's (or this channel's table's, or its
+    server's setting), else their Discord app's. Their Discord locale is remembered for their DMs."""
     locale = resolve_locale(interaction.locale)
+    if not isinstance(getattr(interaction.client, "runtime", None), Runtime):
+        return locale
+    runtime = runtime_of(interaction.client)
+    user_id = interaction.user.id
+    runtime.private.locales[user_id] = locale
+    table = runtime.service.table_of_user(user_id)
+    if table is None:
+        try:
+            table = runtime.service.table_info(interaction.channel_id or 0)
+        except BalootError:
+            table = None
+    guild_id = table.guild_id if table is not None else interaction.guild_id or 0
+    chosen = runtime.languages.viewer(user_id, guild_id, None if table is None else table.language, locale)
+    return resolve_locale(chosen)
+
+
+async def remember_name(interaction: discord.Interaction, user: discord.abc.User | None = None) -> None:
+    """Store a user's current display name for leaderboards and stats (issue 10, item 8); never fails."""
     runtime = getattr(interaction.client, "runtime", None)
-    if runtime is not None:
-        runtime_of(interaction.client).private.locales[interaction.user.id] = locale
-    return locale
+    if not isinstance(runtime, Runtime):
+        return
+    who = user or interaction.user
+    try:
+        await runtime.service.storage.remember_player_names([(who.id, who.display_name)])
+    except Exception:  # a best-effort write: the command itself succeeded
+        log.warning("could not store the display name of user %s", who.id, exc_info=True)
 
 
 def is_admin(interaction: discord.Interaction) -> bool:

@@ -71,12 +71,25 @@ async def test_each_user_sees_their_language(discord_env: DiscordEnv, tmp_path: 
     assert plain(set_ar.message.content) == t("notice.language_set", "ar")
     await discord_env.wait_for(lambda: plain(message.embeds[0]["title"]) == t("table.title", "ar", n=1))
     assert message.components[0]["components"][0]["label"] == t("button.my_hand", "ar")
+    # issue 10: at an Arabic table, errors and private views follow the table, whatever the app's language.
     assert refused(await bob.person.slash("baloot", "language", channel=table.channel, language="en",
-                                          scope="server")) == t("error.not_allowed", "en")
+                                          scope="server")) == t("error.not_allowed", "ar")
+    await discord_env.wait_for(lambda: "أوراقك" in fields(1))  # their private view was redrawn
+    hand = await bob.person.slash("baloot", "hand", channel=table.channel)
+    assert hand.message is not None and plain(hand.message.embeds[0]["fields"][0]["name"]) == "أوراقك"
     server = await alice.person.slash("baloot", "language", channel=table.channel, language="ar", scope="server")
     assert server.ephemeral and server.message is not None
     assert plain(server.message.content) == t("notice.language_set", "ar")
     assert table.query("SELECT language FROM guild_settings WHERE guild_id = ?", (table.guild.id,))[0][0] == "ar"
+
+    # A player's own choice wins over the table's (scope "me"), is stored, and refreshes their view.
+    mine = await bob.person.slash("baloot", "language", channel=table.channel, language="en", scope="me")
+    assert mine.message is not None and plain(mine.message.content) == t("notice.language_set", "en")
+    stored = table.query("SELECT language FROM players WHERE user_id = ?", (bob.person.id,))
+    assert [tuple(r) for r in stored] == [("en",)]
+    assert refused(await bob.person.slash("baloot", "hand", channel=other)) == t("error.no_table", "en")
+    await discord_env.wait_for(lambda: "Your cards" in fields(1))
+    assert refused(await alice.person.slash("baloot", "hand", channel=other)) == t("error.no_table", "ar")
 
 
 async def test_a_stale_interaction_token_falls_back_to_the_dm(discord_env: DiscordEnv, tmp_path: Path) -> None:

@@ -135,8 +135,9 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
     rows = description(history).splitlines()[2:5]
     assert [r.split(" · ")[1] for r in rows] == ["Lost **0–0**", "Won **60–0**", "Lost **0–74**"]
     assert rows[0].startswith(f"`#{m3.table_id}` <t:{int(now - 60)}:d>")
-    assert f"with <@{d}> against <@{a}> and <@{c}>" in rows[0]
-    assert f"with <@{e}> against <@{a}> and <@{c}>" in rows[1]
+    # issue 10: players whose display name is stored (alice used a command) are named, not mentioned.
+    assert f"with <@{d}> against \u2068alice\u2069 and <@{c}>" in rows[0]
+    assert f"with <@{e}> against \u2068alice\u2069 and <@{c}>" in rows[1]
 
     # The record replays to the stored result.
     sent = await people["dave"].slash("baloot", "record", channel=channel, match=m2.table_id)

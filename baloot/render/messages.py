@@ -34,10 +34,14 @@ def render_rules(locale: str, rules: Rules | None = None) -> Payload:
     return orient_payload({"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}, loc)
 
 
-def render_score_sheet(info: TableInfo, sheet: MatchSummary, locale: str | None = None) -> Payload:
-    """The score sheet of every hand (``/baloot score``), the winner once the match is over (R8)."""
+def render_score_sheet(info: TableInfo, sheet: MatchSummary, locale: str | None = None,
+                       viewer: int | None = None) -> Payload:
+    """The score sheet of every hand (``/baloot score``), the winner once the match is over (R8).
+
+    ``viewer``: the seat of a seated reader, whose sheet says ``Us``/``Them`` (لنا / لهم).
+    """
     loc = resolve_locale(locale if locale is not None else info.language)
-    return orient_payload({"content": "", "embeds": [sheet_embed(info, sheet, loc)], "components": [],
+    return orient_payload({"content": "", "embeds": [sheet_embed(info, sheet, loc, viewer=viewer)], "components": [],
                            "allowed_mentions": NO_MENTIONS}, loc)
 
 

@@ -49,18 +49,21 @@ def is_confirmation(bids: tuple[Action, ...], index: int) -> bool:
 
 
 def bid_lines(view: View, info: TableInfo, locale: str) -> str:
-    """Every bid in order, one per line: ``Ali: Pass``."""
+    """Every bid in order, one per line: ``Ali: Pass``; the start of round two marked (R3.2:
+    it comes after four passes in round one, R3.1 step A)."""
     if not view.bids:
         return t("table.no_bids", locale)
-    return "\n".join(
-        t(
+    lines = []
+    for i, a in enumerate(view.bids):
+        if i == 4 and all(b.type is ActionType.PASS for b in view.bids[:4]):
+            lines.append(t("table.round_two", locale))
+        lines.append(t(
             "action.by",
             locale,
             name=seat_name(info, a.seat, locale),
             action=action_text(a, locale, confirming=is_confirmation(view.bids, i)),
-        )
-        for i, a in enumerate(view.bids)
-    )
+        ))
+    return "\n".join(lines)
 
 
 def contract_line(view: View, info: TableInfo, locale: str) -> str | None:

@@ -51,7 +51,7 @@ def _field(name: str, value: str | None, inline: bool = False) -> dict[str, Any]
 def teams_text(info: TableInfo, locale: str) -> str:
     """``**Team 1**: Ali & Omar`` per team (seats 0/2 and 1/3, R1)."""
     return "\n".join(
-        t("table.team_line", locale, team=team_label(team, locale),
+        t("table.team_line", locale, team=t("team.number", locale, n=team + 1),
           a=seat_name(info, team, locale), b=seat_name(info, team + 2, locale))
         for team in (0, 1)
     )
@@ -88,11 +88,11 @@ def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: i
             t("table.last_trick", locale, name=seat_name(info, last.winner or 0, locale)),
             trick_lines(last, info, locale), True),
         _field(t("table.tricks", locale), None if view.phase < Phase.PLAYING else "\n".join(
-            t("table.tricks_line", locale, team=team_label(team, locale),
+            t("table.tricks_line", locale, team=team_label(info, team, locale),
               tricks=count("tricks", view.tricks_won[team], locale),
               points=count("points", view.card_points[team], locale)) for team in (0, 1))),
         _field(t("table.turn", locale), turn_line(view, info, locale)),
-        _field(t("table.match_score", locale), pair_lines(sheet.score_after(index), locale) + "\n"
+        _field(t("table.match_score", locale), pair_lines(info, sheet.score_after(index), locale) + "\n"
                + t("table.target", locale, target=sheet.target), True),
     ]
     return {

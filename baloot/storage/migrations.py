@@ -244,9 +244,21 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, finished_at)
         """,
     ),
+    (
+        5,
+        """
+        CREATE TABLE players (
+            user_id {ID} PRIMARY KEY,
+            display_name TEXT,
+            language TEXT,
+            updated_at {FLOAT} NOT NULL
+        )
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
-4 statistics and ratings derived from the results (issue 6; rebuilt from the records at will)."""
+4 statistics and ratings derived from the results (issue 6; rebuilt from the records at will),
+5 players: each user's chosen language and latest display name (issue 10)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 
