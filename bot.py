@@ -82,6 +82,7 @@ class BalootBot(commands.Bot):
         runtime = Runtime(self, service, ShownTables(), Languages(service, self, settings.default_language))
         self.runtime = runtime
         await runtime.languages.load_users()
+        runtime.pings.delay = settings.ping_delay_seconds
         service.add_listener(Presenter(runtime))
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
@@ -112,6 +113,7 @@ class BalootBot(commands.Bot):
         if isinstance(runtime, Runtime):
             await runtime.channel.close()
             await runtime.private.close()
+            await runtime.pings.close()
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
         await super().close()

@@ -29,6 +29,7 @@ class Settings:
     bot_delay_seconds: float
     ai_workers: int
     log_level: str
+    ping_delay_seconds: float = 3.0  # a human's turn pings them after this long (issue 10); 0: at once
 
     def __repr__(self) -> str:
         return (
@@ -93,6 +94,13 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         raise ConfigError("BOT_DELAY_SECONDS must be a number") from None
     if not 0 <= delay <= 30:
         raise ConfigError("BOT_DELAY_SECONDS must be between 0 and 30")
+    ping_raw = env.get("PING_DELAY_SECONDS", "").strip()
+    try:
+        ping = float(ping_raw) if ping_raw else 3.0
+    except ValueError:
+        raise ConfigError("PING_DELAY_SECONDS must be a number") from None
+    if not 0 <= ping <= 60:
+        raise ConfigError("PING_DELAY_SECONDS must be between 0 and 60")
     sync = (env.get("DATABASE_SYNC", "FULL").strip() or "FULL").upper()
     if sync not in ("FULL", "NORMAL"):
         raise ConfigError("DATABASE_SYNC must be FULL or NORMAL")
@@ -108,6 +116,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         default_language=language,
         turn_seconds=_int(env, "TURN_SECONDS", 60, 5, 600),
         bot_delay_seconds=delay,
+        ping_delay_seconds=ping,
         ai_workers=_int(env, "AI_WORKERS", 1, 0, 16),
         log_level=level,
     )

@@ -133,12 +133,14 @@ class Presenter:
             channel.touch(state, hand_key(event.hand_no))
         elif isinstance(event, MatchFinished):
             state.closed = True
+            await runtime.pings.closed(state)
             self._later(state, *range(4))
             self._flush_private(state)
             channel.touch_current(state)
         elif isinstance(event, TurnStarted):
             if not event.played_for:
                 self._later(state, event.seat)
+                runtime.pings.turn(state, event.seat)
             self._flush_private(state)
             channel.touch_current(state)
         elif isinstance(event, TurnReminder):
@@ -158,6 +160,7 @@ class Presenter:
 
     async def _ended(self, state: TableState, event: TableEnded) -> None:
         state.closed = True
+        await self.runtime.pings.closed(state)
         if event.by_user_id is not None:
             state.notice = Notice("notice.ended", params=(("name", f"<@{event.by_user_id}>"),))
         self._later(state, *range(4))

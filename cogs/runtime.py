@@ -20,6 +20,7 @@ from .shown import ShownTables, TableState
 
 if TYPE_CHECKING:
     from .channel import ChannelBoard
+    from .pings import TurnPings
     from .private import PrivateHands
 
 
@@ -89,13 +90,16 @@ class Runtime:
     languages: Languages
     channel: ChannelBoard = field(init=False)
     private: PrivateHands = field(init=False)
+    pings: TurnPings = field(init=False)
 
     def __post_init__(self) -> None:
         from .channel import ChannelBoard
+        from .pings import TurnPings
         from .private import PrivateHands
 
         self.channel = ChannelBoard(self)
         self.private = PrivateHands(self)
+        self.pings = TurnPings(self)
 
     def language_of(self, state: TableState) -> str:
         return self.languages.channel(state.info.guild_id, state.info.language)

@@ -104,6 +104,7 @@ _TABLE: Final = {
     "table.last_trick": "الأكلة السابقة — أخذها {name}",
     "table.tricks": "الأكلات والنقاط",
     "table.tricks_line": "{team}: {tricks}، {points}",
+    "table.winning": "الأكلة حتى الآن لـ{name}",
     "table.turn": "الدور",
     "table.turn_line": "الدور على **{name}** — {deadline}",
     "table.turn_no_deadline": "الدور على **{name}**",
@@ -235,6 +236,7 @@ _NOTICES: Final = {
     "notice.ended": "أغلق {name} الطاولة.",
     "notice.vote_end": "{name} صوّت لإنهاء الطاولة ({votes} من {needed}).",
     "notice.language_set": "صارت اللغة العربية.",
+    "notice.ping": "{mention}، دورك في البلوت {deadline}",
     "notice.acted": "{name}: {action}",
 }
 

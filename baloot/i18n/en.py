@@ -111,6 +111,7 @@ _TABLE: Final = {
     "table.last_trick": "Last trick — {name} took it",
     "table.tricks": "Tricks and card points",
     "table.tricks_line": "{team}: {tricks}, {points}",
+    "table.winning": "Winning the trick: {name}",
     "table.turn": "Turn",
     "table.turn_line": "**{name}** to act — {deadline}",
     "table.turn_no_deadline": "**{name}** to act",
@@ -247,6 +248,7 @@ _NOTICES: Final = {
     "notice.ended": "The table was closed by {name}.",
     "notice.vote_end": "{name} votes to end the table ({votes} of {needed}).",
     "notice.language_set": "Language set to English.",
+    "notice.ping": "{mention}, your turn at the Baloot table {deadline}",
     "notice.acted": "{name}: {action}",
 }
 

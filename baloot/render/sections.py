@@ -10,6 +10,7 @@ seat's view, the seat's own declared projects.
 from __future__ import annotations
 
 from ..actions import Action, ActionType
+from ..cards import Card
 from ..hand import Phase
 from ..i18n import t
 from ..i18n.plural import count
@@ -17,6 +18,8 @@ from ..projects import Project
 from ..view import PublicView, SeatView, TrickView
 from .model import Notice, TableInfo
 from .text import (
+    PLAIN_RANKING,
+    TRUMP_RANKING,
     action_text,
     card_text,
     contract_text,
@@ -133,6 +136,31 @@ def trick_lines(trick: TrickView, info: TableInfo, locale: str) -> str:
         t("action.by", locale, name=seat_name(info, seat, locale), action=card_text(card, locale))
         for seat, card in trick.cards
     )
+
+
+def winning_seat(trick: TrickView, trump: int | None) -> int | None:
+    """Who holds the trick so far (R5): the highest trump, else the highest card of the suit led (R1.1)."""
+    if not trick.cards:
+        return None
+    led = trick.cards[0][1].suit
+
+    def strength(card: Card) -> tuple[int, int]:
+        if trump is not None and card.suit == trump:
+            return (2, -TRUMP_RANKING.index(card.rank))
+        if card.suit == led:
+            return (1, -PLAIN_RANKING.index(card.rank))
+        return (0, 0)
+
+    return max(trick.cards, key=lambda played: strength(played[1]))[0]
+
+
+def winning_line(view: View, info: TableInfo, locale: str) -> str | None:
+    """``Winning the trick: Ali`` while a trick is being played."""
+    trick = view.current_trick
+    if trick is None:
+        return None
+    seat = winning_seat(trick, view.trump if view.contract == "hokum" else None)
+    return None if seat is None else t("table.winning", locale, name=seat_name(info, seat, locale))
 
 
 def last_trick(view: View) -> TrickView | None:

@@ -34,6 +34,7 @@ from .sections import (
     trick_lines,
     turn_line,
     up_card_text,
+    winning_line,
 )
 from .text import seat_name
 
@@ -64,7 +65,9 @@ def my_hand_components(info: TableInfo, locale: str) -> list[dict[str, Any]]:
 
 def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: int, locale: str) -> dict[str, Any]:
     """The state of hand ``index`` from its public view: seats, bids, contract, doubling, projects, tricks, turn."""
-    description = [t(f"table.phase.{int(view.phase)}", locale)]
+    # issue 10: whose turn it is and who holds the trick come first, where the eye lands.
+    description = [line for line in (turn_line(view, info, locale), winning_line(view, info, locale)) if line]
+    description.append(t(f"table.phase.{int(view.phase)}", locale))
     if view.outcome == Outcome.THROWN_IN:
         description.append(t("table.thrown_in", locale))
     elif view.outcome == Outcome.ANNULLED:
@@ -91,7 +94,6 @@ def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: i
             t("table.tricks_line", locale, team=team_label(info, team, locale),
               tricks=count("tricks", view.tricks_won[team], locale),
               points=count("points", view.card_points[team], locale)) for team in (0, 1))),
-        _field(t("table.turn", locale), turn_line(view, info, locale)),
         _field(t("table.match_score", locale), pair_lines(info, sheet.score_after(index), locale) + "\n"
                + t("table.target", locale, target=sheet.target), True),
     ]

@@ -340,6 +340,7 @@ class RestApi:
         if channel.type == ChannelType.DM and not channel.recipients[0].accepts_dms:
             raise CANNOT_DM
         message = self.new_message(channel, body, files)
+        message.allowed_mentions = body.get("allowed_mentions")
         await self.server.announce_message(message)
         return _ok(message.payload())
 
