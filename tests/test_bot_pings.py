@@ -67,8 +67,10 @@ async def test_no_ping_for_bots(discord_env: DiscordEnv, tmp_path: Path) -> None
         turn = await table.wait_turn()
         assert turn is not None
         player, buttons = turn
-        mention = f"<@{player.person.id}>"
-        await discord_env.wait_for(lambda who=mention: any(who in m.content for m in pings(table)))
+        def pinged_now(who: str = f"<@{player.person.id}>") -> bool:
+            return any(who in m.content for m in pings(table))
+
+        await discord_env.wait_for(pinged_now)
         await table.press(player, contract_policy("sun")(player, buttons))
     pinged = {int(u) for m in pings(table) for u in (m.allowed_mentions or {}).get("users", [])}
     assert pinged == {table.host.person.id}
