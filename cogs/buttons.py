@@ -16,13 +16,17 @@ from typing import Any
 import discord
 
 from baloot.errors import BalootError
+from baloot.i18n import t
 from baloot.render import (
     ACTION_ID_TEMPLATE,
+    LOBBY_ID_TEMPLATE,
     TABLE_ID_TEMPLATE,
     ActionId,
     CustomIdError,
+    LobbyId,
     Payload,
     decode_action_id,
+    decode_lobby_id,
     decode_table_id,
     encode_action_id,
     encode_table_id,
@@ -30,10 +34,11 @@ from baloot.render import (
     render_text,
     table_info_from,
 )
+from baloot.render.text import display_name
 from baloot.tables import NoTableHere, PlayerHand
 
 from .private import Shown
-from .replies import NotYourHand, in_time, reply, reply_error, tell_dms_closed, update, user_locale
+from .replies import NotYourHand, in_time, remember_name, reply, reply_error, tell_dms_closed, update, user_locale
 from .runtime import Runtime, runtime_of
 
 
@@ -147,5 +152,74 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         await show_hand(interaction, int(self.table_id))
 
 
-DYNAMIC_ITEMS = (ActionButton, TableButton)
+async def lobby_press(interaction: discord.Interaction, lobby: LobbyId) -> None:
+    """A press on a lobby button (issue 10): join (a team or seat), leave, add bots, start.
+
+    The same service calls and replies as the slash commands; the lobby message is
+    edited by the presenter when the seats change.
+    """
+    runtime = runtime_of(interaction.client)
+    service = runtime.service
+    user = interaction.user
+    channel_id = interaction.channel_id or 0
+    try:
+        if not lobby.table_id.isdigit() or service.table_info(channel_id).id != int(lobby.table_id):
+            raise NoTableHere()
+        locale = user_locale(interaction)
+        if lobby.op == "join":
+            info = await in_time(interaction, service.join(channel_id, user.id, user.display_name,
+                                                           seat=lobby.seat, team=lobby.team), ephemeral=True)
+            await remember_name(interaction)
+            where = info.seat_of(user.id)
+            assert where is not None
+            await reply(interaction, render_text(
+                "notice.joined", locale, name=display_name(user.display_name, locale),
+                seat=t("seat.number", locale, n=where + 1), team=t("team.number", locale, n=(where & 1) + 1),
+            ), ephemeral=True)
+        elif lobby.op == "leave":
+            await in_time(interaction, service.leave(channel_id, user.id), ephemeral=True)
+            await reply(interaction, render_text("notice.left", locale, name=display_name(user.display_name, locale)),
+                        ephemeral=True)
+        elif lobby.op == "bots":
+            info = await in_time(interaction, service.fill_with_bots(channel_id, user.id, lobby.level or "normal"),
+                                 ephemeral=True)
+            await reply(interaction, render_text("notice.bots_added", locale, seated=info_seated(info)),
+                        ephemeral=True)
+        else:
+            info = await in_time(interaction, service.start(channel_id, user.id), ephemeral=False)
+            state = runtime.shown.track(service.snapshot(info.id))
+            language = runtime.language_of(state)
+            dealer = state.snapshot.dealer or 0
+            seated = info.seats[dealer]
+            await reply(interaction, render_text("notice.started", language,
+                                                 name=display_name(seated.name if seated else "", language)),
+                        ephemeral=False)
+    except BalootError as exc:
+        await reply_error(interaction, exc)
+    await tell_dms_closed(interaction)
+
+
+def info_seated(info: object) -> int:
+    """How many seats of a service table are taken."""
+    return sum(1 for s in getattr(info, "seats", ()) if s is not None)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_ID_TEMPLATE):
+    """A button on the lobby message: join, leave, add bots, start (numbers range-checked on decode)."""
+
+    def __init__(self, lobby: LobbyId) -> None:
+        super().__init__(discord.ui.Button(custom_id=lobby.encode()))
+        self.lobby = lobby
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyButton:
+        return cls(decode_lobby_id(match.group(0)))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await lobby_press(interaction, self.lobby)
+
+
+DYNAMIC_ITEMS = (ActionButton, TableButton, LobbyButton)
 """What ``bot.py`` registers in ``setup_hook`` (``bot.add_dynamic_items``)."""

@@ -121,7 +121,10 @@ class ChannelBoard:
         runtime = self.runtime
         language = runtime.language_of(state)
         if key == LOBBY:
-            return render_lobby(runtime.render_info(state), state.info.rules, language)
+            payload = render_lobby(runtime.render_info(state), state.info.rules, language)
+            if state.hand_no is not None or state.closed:
+                payload["components"] = []  # the match began: no more lobby buttons
+            return payload
         hand_no = _order(key)
         hand = state.hand_at(hand_no)
         sheet = state.snapshot.sheet

@@ -185,7 +185,9 @@ class BalootCommands(commands.Cog):
             interaction.channel_id or 0, interaction.user.id, "normal" if level is None else level.value
         ), ephemeral=True)
         state = runtime.shown.track(runtime.service.snapshot(info.id))
-        await reply(interaction, render_lobby(runtime.render_info(state), info.rules, locale), ephemeral=True)
+        payload = render_lobby(runtime.render_info(state), info.rules, locale)
+        payload["components"] = []  # a private copy: the buttons are on the channel's lobby message
+        await reply(interaction, payload, ephemeral=True)
 
     @baloot.command(name=cmd_str("cmd.end.name"), description=cmd_str("cmd.end.desc"))
     async def end(self, interaction: discord.Interaction) -> None:

@@ -122,7 +122,8 @@ class Presenter:
         elif isinstance(event, HandStarted):
             state.notice = None
             self._later(state, *range(4))
-            channel.touch(state, hand_key(event.hand_no))
+            lobby = event.hand_no == 0 and LOBBY in channel.board(state.table_id).messages
+            channel.touch(state, *((LOBBY,) if lobby else ()), hand_key(event.hand_no))
         elif isinstance(event, ActionApplied):
             if event.auto:
                 self._later(state, event.seat)

@@ -164,6 +164,10 @@ _TABLE: Final = {
     "hand.over": "انتهت الجولة.",
     "hand.team": "فريقك: {team}",
     "hand.partner": "شريكك: {name}",
+    "lobby.join_team": "انضم للفريق {n}",
+    "lobby.leave": "مغادرة",
+    "lobby.bots": "أضف بوتات ({level})",
+    "lobby.start": "ابدأ",
     "button.my_hand": "ورقي",
 }
 
@@ -237,6 +241,7 @@ _NOTICES: Final = {
     "notice.vote_end": "{name} صوّت لإنهاء الطاولة ({votes} من {needed}).",
     "notice.language_set": "صارت اللغة العربية.",
     "notice.ping": "{mention}، دورك في البلوت {deadline}",
+    "notice.bots_added": "جلست البوتات في المقاعد الفارغة: {seated} من 4 جالسون.",
     "notice.acted": "{name}: {action}",
 }
 

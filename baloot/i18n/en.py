@@ -174,6 +174,10 @@ _TABLE: Final = {
     "hand.over": "The hand is over.",
     "hand.team": "Your team: {team}",
     "hand.partner": "Partner: {name}",
+    "lobby.join_team": "Join team {n}",
+    "lobby.leave": "Leave",
+    "lobby.bots": "Add bots ({level})",
+    "lobby.start": "Start",
     "button.my_hand": "My hand",
 }
 
@@ -249,6 +253,7 @@ _NOTICES: Final = {
     "notice.vote_end": "{name} votes to end the table ({votes} of {needed}).",
     "notice.language_set": "Language set to English.",
     "notice.ping": "{mention}, your turn at the Baloot table {deadline}",
+    "notice.bots_added": "Bots took the empty seats: {seated} of 4 seated.",
     "notice.acted": "{name}: {action}",
 }
 

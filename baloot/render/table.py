@@ -18,8 +18,8 @@ from ..i18n.plural import count
 from ..rules import Rules
 from ..summary import MatchSummary
 from ..view import PublicView
-from .components import PRIMARY, button, rows
-from .custom_ids import encode_table_id
+from .components import PRIMARY, SECONDARY, SUCCESS, button, rows
+from .custom_ids import BOT_LEVEL_NAMES, LobbyId, encode_table_id
 from .limits import DESCRIPTION, EMBED_TOTAL, FIELD_VALUE, clip
 from .model import Payload, TableInfo
 from .result import breakdown_embed, pair_lines, sheet_embed, team_label
@@ -163,5 +163,24 @@ def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None) -> Pa
         ],
         "footer": {"text": t("table.footer", loc, table=info.table_id)},
     }
-    return orient_payload({"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}, loc)
+    return orient_payload({"content": "", "embeds": [embed], "components": lobby_components(info, loc),
+                           "allowed_mentions": NO_MENTIONS}, loc)
+
+
+def lobby_components(info: TableInfo, locale: str) -> list[dict[str, Any]]:
+    """The lobby's buttons (issue 10): join team 1 / team 2, leave; add bots of a level; start."""
+    table = info.table_id
+    first = [
+        button(t("lobby.join_team", locale, n=1), LobbyId(table, "join", team=0).encode(), PRIMARY),
+        button(t("lobby.join_team", locale, n=2), LobbyId(table, "join", team=1).encode(), PRIMARY),
+        button(t("lobby.leave", locale), LobbyId(table, "leave").encode(), SECONDARY),
+    ]
+    second = [
+        button(t("lobby.bots", locale, level=t(f"choice.level.{level}", locale)),
+               LobbyId(table, "bots", level=level).encode(), SECONDARY)
+        for level in BOT_LEVEL_NAMES
+    ]
+    second.append(button(t("lobby.start", locale), LobbyId(table, "start").encode(), SUCCESS,
+                         disabled=info.seated < 4))
+    return rows(first) + rows(second)
 
