@@ -26,7 +26,7 @@ from .state import (
     iso_now,
     snowflake,
 )
-from .validation import DiscordError, FormErrors, check_commands, check_files, check_message
+from .validation import DiscordError, FormErrors, check_attachments, check_commands, check_files, check_message
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -138,10 +138,13 @@ class RestApi:
         return body if body is not None else {}, files
 
     def _attachments(self, body: JSON, files: Files) -> list[Attachment]:
+        """New attachments from uploaded ``files``.
+
+        discord.py names them in ``attachments`` as ``{"id": n, "filename": ...}`` for ``files[n]``
+        (small ids; kept attachments carry their snowflakes)."""
         out = []
         for filename, ctype, data in files:
             out.append(Attachment(snowflake(), filename, ctype, data, self.server.url))
-        # discord.py names the files in ``attachments`` (id n -> files[n]); honour renames.
         for meta in body.get("attachments") or []:
             idx = meta.get("id")
             if isinstance(idx, (int, str)) and str(idx).isdigit() and int(idx) < len(out):
@@ -159,15 +162,18 @@ class RestApi:
         interaction: Interaction | None = None,
         flags: int = 0,
     ) -> Message:
+        attachments = self._attachments(body, files)
+        embeds = body.get("embeds") or []
+        check_attachments(embeds, [a.filename for a in attachments])
         message = Message(
             id=snowflake(),
             channel_id=channel.id,
             guild_id=channel.guild_id,
             author=author or self.server.bot_user,
             content=body.get("content") or "",
-            embeds=body.get("embeds") or [],
+            embeds=_resolve_attachments(embeds, attachments),
             components=body.get("components") or [],
-            attachments=self._attachments(body, files),
+            attachments=attachments,
             flags=flags | (int(body.get("flags") or 0) & MessageFlag.EPHEMERAL),
             ephemeral_for=ephemeral_for,
             interaction_id=interaction.id if interaction else None,
@@ -181,13 +187,22 @@ class RestApi:
         return message
 
     def apply_edit(self, message: Message, body: JSON, files: Files) -> None:
-        for key in ("content", "embeds", "components"):
-            if key in body:
-                setattr(message, key, body[key] if body[key] is not None else ([] if key != "content" else ""))
+        """An edit; ``attachments`` in the body lists the old ones to keep (and names the new files).
+
+        Checked before anything changes: a refused edit leaves the message as it was.
+        """
+        attachments = list(message.attachments)
         if "attachments" in body:
             keep = {str(a.get("id")) for a in body["attachments"] or []}
-            message.attachments = [a for a in message.attachments if str(a.id) in keep]
-        message.attachments += self._attachments({}, files)
+            attachments = [a for a in attachments if str(a.id) in keep]
+        attachments += self._attachments(body, files)
+        embeds = body["embeds"] or [] if "embeds" in body else message.embeds
+        check_attachments(embeds, [a.filename for a in attachments])
+        for key in ("content", "components"):
+            if key in body:
+                setattr(message, key, body[key] if body[key] is not None else ([] if key != "content" else ""))
+        message.attachments = attachments
+        message.embeds = _resolve_attachments(embeds, attachments)
         message.flags &= ~MessageFlag.LOADING
         message.edited_at = iso_now()
         message.edits += 1
@@ -501,3 +516,21 @@ class RestApi:
         self._webhook_message(request, inter).deleted = True
         self.server.notify()
         return _no_content()
+
+
+def _resolve_attachments(embeds: list[JSON], attachments: list[Attachment]) -> list[JSON]:
+    """Embeds as Discord returns them: ``attachment://name`` in an image or thumbnail becomes that file's URL."""
+    urls = {a.filename: a.payload()["url"] for a in attachments}
+    out = []
+    for embed in embeds:
+        if isinstance(embed, dict):
+            embed = dict(embed)
+            for key in ("image", "thumbnail"):
+                media = embed.get(key)
+                if not isinstance(media, dict):
+                    continue
+                url = media.get("url")
+                if isinstance(url, str) and url.startswith("attachment://") and url[13:] in urls:
+                    embed[key] = {**media, "url": urls[url[13:]], "proxy_url": urls[url[13:]]}
+        out.append(embed)
+    return out
