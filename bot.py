@@ -79,7 +79,10 @@ class BalootBot(commands.Bot):
             bot_factory=make_player,
             bot_executor=self.executor,
         )
-        runtime = Runtime(self, service, ShownTables(), Languages(service, self, settings.default_language))
+        runtime = Runtime(
+            self, service, ShownTables(), Languages(service, self, settings.default_language),
+            pictures=settings.table_pictures,
+        )
         self.runtime = runtime
         service.add_listener(Presenter(runtime))
         await self.tree.set_translator(CatalogTranslator())

@@ -29,6 +29,7 @@ class Settings:
     bot_delay_seconds: float
     ai_workers: int
     log_level: str
+    table_pictures: str = "all"  # TABLE_PICTURES: "all" (channel and private views), "channel" or "off"
 
     def __repr__(self) -> str:
         return (
@@ -36,7 +37,7 @@ class Settings:
             f"database_sync={self.database_sync!r}, database_url={redact_url(self.database_url)!r}, "
             f"dev_guild_id={self.dev_guild_id}, default_language={self.default_language!r}, "
             f"turn_seconds={self.turn_seconds}, bot_delay_seconds={self.bot_delay_seconds}, "
-            f"ai_workers={self.ai_workers}, log_level={self.log_level!r})"
+            f"ai_workers={self.ai_workers}, log_level={self.log_level!r}, table_pictures={self.table_pictures!r})"
         )
 
 
@@ -72,6 +73,17 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     if not low <= value <= high:
         raise ConfigError(f"{name} must be between {low} and {high}")
     return value
+
+
+PICTURE_MODES = {"": "all", "1": "all", "all": "all", "channel": "channel", "0": "off", "off": "off"}
+
+
+def _pictures(env: Mapping[str, str]) -> str:
+    """``TABLE_PICTURES`` (issue 10): 1/all (default), channel (not in private views), 0/off (text only)."""
+    mode = PICTURE_MODES.get(env.get("TABLE_PICTURES", "").strip().lower())
+    if mode is None:
+        raise ConfigError("TABLE_PICTURES must be 1 (pictures everywhere), channel (only the table message) or 0")
+    return mode
 
 
 def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Settings:
@@ -110,4 +122,5 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         bot_delay_seconds=delay,
         ai_workers=_int(env, "AI_WORKERS", 1, 0, 16),
         log_level=level,
+        table_pictures=_pictures(env),
     )

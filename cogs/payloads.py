@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+import io
+from typing import Any, NotRequired, TypedDict
 
 import discord
 
@@ -16,6 +17,18 @@ class MessageArgs(TypedDict):
     embeds: list[discord.Embed]
     view: discord.ui.View
     allowed_mentions: discord.AllowedMentions
+
+
+class SendArgs(MessageArgs):
+    """:class:`MessageArgs` and the payload's files, for ``send``/``send_message``."""
+
+    files: NotRequired[list[discord.File]]
+
+
+class EditArgs(MessageArgs):
+    """:class:`MessageArgs` and the payload's files, for ``edit``/``edit_message``/``edit_original_response``."""
+
+    attachments: NotRequired[list[discord.File]]
 
 
 def payload_view(components: list[dict[str, Any]]) -> discord.ui.View:
@@ -50,3 +63,36 @@ def message_args(payload: Payload) -> MessageArgs:
         view=payload_view(payload.get("components", [])),
         allowed_mentions=discord.AllowedMentions.none(),
     )
+
+
+def payload_files(payload: Payload) -> list[discord.File] | None:
+    """The payload's ``files`` ((filename, bytes) pairs) as fresh discord.py files; None if it has none."""
+    files = payload.get("files")
+    if files is None:
+        return None
+    return [discord.File(io.BytesIO(data), filename=name) for name, data in files]
+
+
+def send_args(payload: Payload) -> SendArgs:
+    """:func:`message_args` with the payload's files to upload (a new message)."""
+    base = message_args(payload)
+    args = SendArgs(content=base["content"], embeds=base["embeds"], view=base["view"],
+                    allowed_mentions=base["allowed_mentions"])
+    files = payload_files(payload)
+    if files is not None:
+        args["files"] = files
+    return args
+
+
+def edit_args(payload: Payload) -> EditArgs:
+    """:func:`message_args` for an edit; the payload's files replace the message's attachments.
+
+    A payload without ``files`` leaves the attachments as they are.
+    """
+    base = message_args(payload)
+    args = EditArgs(content=base["content"], embeds=base["embeds"], view=base["view"],
+                    allowed_mentions=base["allowed_mentions"])
+    files = payload_files(payload)
+    if files is not None:
+        args["attachments"] = files
+    return args

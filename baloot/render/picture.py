@@ -36,7 +36,7 @@ from ..hand import Phase
 from ..i18n import resolve_locale, t
 from ..view import PublicView, TrickView
 from .card_art import RGB, AnyFont, card_face, font, has_raqm, suit_image
-from .model import NAME_LIMIT, TableInfo
+from .model import NAME_LIMIT, Payload, TableInfo
 from .text import action_text, level_text
 
 WIDTH: Final = 800
@@ -409,3 +409,15 @@ def table_picture(
     if not isinstance(view, PublicView):
         raise TypeError("table_picture takes the hand's PublicView (never a seat's view)")
     return draw_picture(picture_state(info, view, viewer, locale, score))
+
+
+def with_picture(payload: Payload, png: bytes) -> Payload:
+    """``payload`` with ``png`` attached as :data:`FILENAME` and shown as its first embed's image.
+
+    The payload's ``files`` entry is a list of (filename, bytes); the cogs
+    upload it with the message and replace the previous picture on an edit.
+    """
+    embeds = [dict(e) for e in payload.get("embeds", [])]
+    if embeds:
+        embeds[0]["image"] = {"url": f"attachment://{FILENAME}"}
+    return {**payload, "embeds": embeds, "files": [(FILENAME, png)]}
