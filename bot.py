@@ -31,6 +31,7 @@ from baloot.storage import Storage
 from baloot.tables import TableService
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
+from cogs.emojis import CARD_EMOJIS
 from cogs.presenter import Presenter
 from cogs.runtime import Languages, Runtime
 from cogs.shown import ShownTables
@@ -97,6 +98,8 @@ class BalootBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
         synced = await self.tree.sync(guild=guild)
         log.info("synced %d commands %s", len(synced), f"to server {guild.id}" if guild else "globally")
+        if settings.table_pictures != "off":
+            await CARD_EMOJIS.load(self)  # card-face emojis (issue 10); the missing ones are created meanwhile
         resumed = await service.resume_all()
         log.info("resumed %d tables", len(resumed))
 
@@ -114,6 +117,7 @@ class BalootBot(commands.Bot):
         if isinstance(runtime, Runtime):
             await runtime.channel.close()
             await runtime.private.close()
+        CARD_EMOJIS.close()
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
         await super().close()

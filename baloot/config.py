@@ -29,7 +29,7 @@ class Settings:
     bot_delay_seconds: float
     ai_workers: int
     log_level: str
-    table_pictures: str = "all"  # TABLE_PICTURES: "all" (channel and private views), "channel" or "off"
+    table_pictures: str = "channel"  # TABLE_PICTURES: "channel" (the table message), "all" (and private views), "off"
 
     def __repr__(self) -> str:
         return (
@@ -75,14 +75,17 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     return value
 
 
-PICTURE_MODES = {"": "all", "1": "all", "all": "all", "channel": "channel", "0": "off", "off": "off"}
+PICTURE_MODES = {"": "channel", "1": "channel", "channel": "channel", "all": "all", "0": "off", "off": "off"}
 
 
 def _pictures(env: Mapping[str, str]) -> str:
-    """``TABLE_PICTURES`` (issue 10): 1/all (default), channel (not in private views), 0/off (text only)."""
+    """``TABLE_PICTURES`` (issue 10): 1/channel (default: the table message), all (private views too), 0/off.
+
+    Private pictures cost the most CPU (one per press and per refreshed view; see scripts/bench_pictures.py).
+    """
     mode = PICTURE_MODES.get(env.get("TABLE_PICTURES", "").strip().lower())
     if mode is None:
-        raise ConfigError("TABLE_PICTURES must be 1 (pictures everywhere), channel (only the table message) or 0")
+        raise ConfigError("TABLE_PICTURES must be 1 (the table message), all (private views too) or 0 (text only)")
     return mode
 
 

@@ -9,6 +9,8 @@ import discord
 
 from baloot.render import Payload
 
+from .emojis import CARD_EMOJIS
+
 
 class MessageArgs(TypedDict):
     """Keyword arguments for ``send``/``edit`` in discord.py."""
@@ -36,7 +38,8 @@ def payload_view(components: list[dict[str, Any]]) -> discord.ui.View:
 
     The view is stopped at once, so discord.py never stores it: presses are
     routed by custom_id to the DynamicItems of :mod:`cogs.buttons`, which
-    keeps them working after a restart and keeps memory flat.
+    keeps them working after a restart and keeps memory flat. A card's
+    button shows the card's emoji beside its text once the bot has one (issue 10).
     """
     view = discord.ui.View(timeout=None)
     for row_index, row in enumerate(components):
@@ -48,6 +51,7 @@ def payload_view(components: list[dict[str, Any]]) -> discord.ui.View:
                     custom_id=comp["custom_id"],
                     disabled=bool(comp.get("disabled", False)),
                     row=row_index,
+                    emoji=CARD_EMOJIS.for_custom_id(str(comp["custom_id"])),
                 )
             )
     view.stop()

@@ -48,7 +48,7 @@ Shown = tuple[tuple[int, int], bool]
 
 
 def with_seat_picture(runtime: Runtime, payload: Payload, info: TableInfo, view: SeatView, locale: str) -> Payload:
-    """The private view with the table's picture from the player's own seat (issue 10; TABLE_PICTURES=1).
+    """The private view with the table's picture from the player's own seat (issue 10; TABLE_PICTURES=all).
 
     Drawn from the public part of the seat's view only, like the channel's picture.
     """

@@ -64,7 +64,7 @@ class Runtime:
     service: TableService
     shown: ShownTables
     languages: Languages
-    pictures: str = "all"  # TABLE_PICTURES (issue 10): "all", "channel" or "off"
+    pictures: str = "channel"  # TABLE_PICTURES (issue 10): "channel", "all" or "off"
     channel: ChannelBoard = field(init=False)
     private: PrivateHands = field(init=False)
 

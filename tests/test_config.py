@@ -65,9 +65,9 @@ def test_env_example_documents_every_setting() -> None:
 
 
 def test_table_pictures_can_be_limited_or_turned_off() -> None:
-    """Issue 10: pictures everywhere by default; ``channel`` or ``0`` for operators who want less."""
-    assert load_settings({"DISCORD_TOKEN": "t"}).table_pictures == "all"
-    assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "1"}).table_pictures == "all"
-    assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "channel"}).table_pictures == "channel"
+    """Issue 10: the table message's picture by default; ``all`` adds private views, ``0`` is text only."""
+    assert load_settings({"DISCORD_TOKEN": "t"}).table_pictures == "channel"
+    assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "1"}).table_pictures == "channel"
+    assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "all"}).table_pictures == "all"
     assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "0"}).table_pictures == "off"
     assert "table_pictures='off'" in repr(load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "off"}))

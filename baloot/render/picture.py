@@ -42,7 +42,7 @@ from .text import action_text, level_text
 WIDTH: Final = 800
 HEIGHT: Final = 450
 FILENAME: Final = "table.png"
-CACHE_SIZE: Final = 512
+CACHE_SIZE: Final = 256  # pictures (~11 KB each)
 COLORS: Final = 96  # palette size of the PNG (keeps it small; the felt and cards need few)
 
 FELT: Final[RGB] = (22, 84, 56)
@@ -253,7 +253,7 @@ def _position(state: PictureState, seat: int) -> int:
 PAD: Final = 5  # room around a plate for the turn's glow
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=128)
 def _plate(name: str, subtitle: str, suit: int | None, turn: bool, away: bool) -> Image.Image:
     """A seat's name plate (drawn once per content): gold when it is the seat's turn."""
     w, h = PLATE_SIZE
@@ -289,7 +289,7 @@ def _panel(size: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDraw]:
 PANEL_SIZE: Final = (210, 104)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def _contract_panel(locale: str, phase: int, contract: str | None, trump: int | None, level: int, locked: bool,
                     bidding: bool) -> Image.Image:
     """Top left: the phase, the contract with its trump, the level and the lock (R3, R4)."""
@@ -312,7 +312,7 @@ def _contract_panel(locale: str, phase: int, contract: str | None, trump: int | 
     return image
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def _score_panel(locale: str, labels: tuple[str, str], bold: bool, scores: tuple[str, str]) -> Image.Image:
     """Top right: the match score (R8) per team, Us/Them in a seat's view, with this hand's points at its end."""
     image, draw = _panel(PANEL_SIZE)

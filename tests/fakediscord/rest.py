@@ -6,7 +6,10 @@ the schema validation share one vocabulary.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
+import re
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +74,9 @@ class RestApi:
             ("PUT", "/applications/{application_id}/commands", self.sync_commands),
             ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self.list_commands),
             ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self.sync_commands),
+            ("GET", "/applications/{application_id}/emojis", self.list_app_emojis),
+            ("POST", "/applications/{application_id}/emojis", self.create_app_emoji),
+            ("DELETE", "/applications/{application_id}/emojis/{emoji_id}", self.delete_app_emoji),
             ("POST", "/users/@me/channels", self.create_dm),
             ("GET", "/users/{user_id}", self.get_user),
             ("GET", "/guilds/{guild_id}", self.get_guild),
@@ -230,6 +236,53 @@ class RestApi:
                 "bot": s.bot_user.payload(),
             }
         )
+
+    # ------------------------------------------------------------------ application emojis
+
+    def _emoji(self, emoji_id: int) -> JSON:
+        name, _image = self.server.app_emojis[emoji_id]
+        return {"id": str(emoji_id), "name": name, "roles": [], "user": self.server.bot_user.payload(),
+                "require_colons": True, "managed": False, "animated": False, "available": True}
+
+    async def list_app_emojis(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        return _ok({"items": [self._emoji(i) for i in self.server.app_emojis]})
+
+    async def create_app_emoji(self, request: web.Request) -> web.Response:
+        """Like Discord: a name of 2-32 of ``[A-Za-z0-9_]``, unique; a PNG/JPEG/GIF/WebP data URI up to 256 KiB;
+        at most 2000 emojis per application."""
+        self._check_app(request)
+        body, _files = await self.read_body(request)
+        errors = FormErrors()
+        name = body.get("name") if isinstance(body, dict) else None
+        image = body.get("image") if isinstance(body, dict) else None
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_]{2,32}", name):
+            errors.add(("name",), "BASE_TYPE_BAD_LENGTH", "Must be between 2 and 32 in length, letters, digits, _.")
+        elif any(n == name for n, _ in self.server.app_emojis.values()):
+            errors.add(("name",), "APPLICATION_EMOJI_NAME_ALREADY_TAKEN", "Emoji name already taken.")
+        data = b""
+        found = re.fullmatch(r"data:image/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/=]+)", image or "")
+        if found is None:
+            errors.add(("image",), "IMAGE_INVALID", "Invalid image data")
+        else:
+            try:
+                data = base64.b64decode(found.group(2), validate=True)
+            except binascii.Error:
+                errors.add(("image",), "IMAGE_INVALID", "Invalid image data")
+            if len(data) > 256 * 1024:
+                errors.add(("image",), "BINARY_TYPE_MAX_SIZE", "File cannot be larger than 256.0 kb.")
+        errors.raise_if_any()
+        if len(self.server.app_emojis) >= 2000:
+            raise DiscordError(400, 30018, "Maximum number of emojis reached (2000)")
+        emoji_id = snowflake()
+        self.server.app_emojis[emoji_id] = (str(name), data)
+        return _ok(self._emoji(emoji_id), 201)
+
+    async def delete_app_emoji(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        if self.server.app_emojis.pop(int(request.match_info["emoji_id"]), None) is None:
+            raise DiscordError(404, 10014, "Unknown Emoji")
+        return _no_content()
 
     async def get_gateway(self, request: web.Request) -> web.Response:
         return _ok(
