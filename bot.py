@@ -27,6 +27,7 @@ from dotenv import load_dotenv
 from baloot.ai import make_player
 from baloot.config import ConfigError, Settings, load_settings
 from baloot.i18n.translator import CatalogTranslator, LocalizedCommandTree
+from baloot.render.picture import warm_up
 from baloot.storage import Storage
 from baloot.tables import TableService
 from cogs import EXTENSIONS
@@ -99,7 +100,8 @@ class BalootBot(commands.Bot):
         synced = await self.tree.sync(guild=guild)
         log.info("synced %d commands %s", len(synced), f"to server {guild.id}" if guild else "globally")
         if settings.table_pictures != "off":
-            await CARD_EMOJIS.load(self)  # card-face emojis (issue 10); the missing ones are created meanwhile
+            await asyncio.to_thread(warm_up)  # the pictures' fonts and palette (issue 10)
+            await CARD_EMOJIS.load(self)  # card-face emojis; the missing ones are created meanwhile
         resumed = await service.resume_all()
         log.info("resumed %d tables", len(resumed))
 

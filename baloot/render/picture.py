@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from ..actions import ActionType
 from ..cards import SUIT_SYMBOLS
@@ -43,7 +43,7 @@ WIDTH: Final = 800
 HEIGHT: Final = 450
 FILENAME: Final = "table.png"
 CACHE_SIZE: Final = 256  # pictures (~11 KB each)
-COLORS: Final = 96  # palette size of the PNG (keeps it small; the felt and cards need few)
+COLORS: Final = 128  # palette size of the PNG (keeps it small; the felt and cards need few)
 
 FELT: Final[RGB] = (22, 84, 56)
 TABLE: Final[RGB] = (34, 112, 74)
@@ -123,6 +123,13 @@ def _isolate(text: str) -> str:
     return f"\u2068{text}\u2069" if has_raqm() else text
 
 
+def _pair(a: str, b: str, locale: str) -> str:
+    """Two names of a team, each isolated, joined the locale's way (``a & b``, ``a وb``) when RTL is shaped."""
+    if not has_raqm():
+        return f"{a} & {b}"
+    return t("team.pair", locale, a=_isolate(a), b=_isolate(b))
+
+
 def picture_state(
     info: TableInfo,
     view: PublicView,
@@ -159,7 +166,7 @@ def picture_state(
         subtitles[seat] = " · ".join(parts)
     trick = _trick_shown(view)
     if viewer is None:
-        labels = tuple(f"{_isolate(names[team])} & {_isolate(names[team + 2])}" for team in (0, 1))
+        labels = tuple(_pair(names[team], names[team + 2], loc) for team in (0, 1))
     else:
         labels = tuple(t("team.us" if viewer & 1 == team else "team.them", loc) for team in (0, 1))
     return PictureState(
@@ -222,17 +229,22 @@ def _encodable(text: str, f: AnyFont) -> bool:
 
 
 def _text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, f: AnyFont, fill: RGB,
-          width: float | None = None) -> float:
-    """Draw ``text`` centred on ``centre`` (its own run), cut to ``width``; returns the drawn width."""
+          width: float | None = None, rtl: bool = False) -> float:
+    """Draw ``text`` centred on ``centre`` (its own run), cut to ``width``; returns the drawn width.
+
+    ``rtl``: a right-to-left paragraph (an Arabic line whose own direction is not set by its first
+    letter, e.g. one starting with an isolated name); needs libraqm, ignored without it.
+    """
     if not text:
         return 0.0
     text = _safe_text(text, f)
     if width is not None:
         text = _fit(text, f, width)
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=f)
+    direction = "rtl" if rtl and has_raqm() and isinstance(f, ImageFont.FreeTypeFont) else None
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=f, direction=direction)
     x = centre[0] - (right - left) / 2 - left
     y = centre[1] - (bottom - top) / 2 - top
-    draw.text((x, y), text, fill=fill, font=f)
+    draw.text((x, y), text, fill=fill, font=f, direction=direction)
     return float(right - left)
 
 
@@ -320,7 +332,7 @@ def _score_panel(locale: str, labels: tuple[str, str], bold: bool, scores: tuple
     _text(draw, (cx, 16), t("table.match_score", locale), font(14), MUTED, width=196)
     for row in range(2):
         y = 44 + row * 32
-        _text(draw, (64, y), labels[row], font(16, bold=bold), WHITE, width=112)
+        _text(draw, (64, y), labels[row], font(16, bold=bold), WHITE, width=112, rtl=locale == "ar")
         _text(draw, (PANEL_SIZE[0] - 48, y), scores[row], font(18, bold=True), TURN, width=88)
     return image
 
@@ -362,9 +374,40 @@ def _draw(state: PictureState) -> Image.Image:
     return image
 
 
+def _sample(phase: int, contract: str | None, trump: int | None, level: int, trick: tuple[tuple[int, int], ...],
+            up_card: int | None, winner: int | None) -> PictureState:
+    return PictureState(
+        locale="en", bottom=0, us_them=False, names=("Ali", "Omar", "Saad", "Faisal"), away=(False, True, False, False),
+        subtitles=("Dealer", "Hokum", "", "Pass"), subtitle_suits=(None, 1, None, None), phase=phase, to_move=2,
+        contract=contract, trump=trump, level=level, locked=level > 1, up_card=up_card, trick=trick,
+        trick_winner=winner, score=(10, 120), hand_score=(3, 16), team_labels=("Ali & Saad", "Omar & Faisal"),
+    )
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """One fixed palette for every picture: adapted once to sample tables and all 32 card faces.
+
+    Mapping to a fixed palette costs a few milliseconds; adapting one per picture costs several times that.
+    """
+    samples = [
+        _sample(0, None, None, 1, (), 13, None),
+        _sample(2, "hokum", 1, 2, ((0, 7), (1, 15), (2, 23), (3, 31)), None, 1),
+        _sample(2, "hokum", 0, 3, ((1, 0), (2, 8)), None, None),
+        _sample(3, "sun", None, 1, ((0, 3), (1, 12), (2, 20), (3, 28)), None, 2),
+    ]
+    montage = Image.new("RGB", (WIDTH, HEIGHT * (len(samples) + 1)), FELT)
+    for i, state in enumerate(samples):
+        montage.paste(_draw(state).convert("RGB"), (0, HEIGHT * i))
+    for index in range(32):
+        face = card_face(index, UP_CARD)
+        montage.paste(face.convert("RGB"), ((index % 10) * (UP_CARD + 6), HEIGHT * len(samples) + (index // 10) * 105))
+    return montage.quantize(COLORS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+
+
 def encode_png(image: Image.Image) -> bytes:
-    """``image`` as a small PNG: a palette of :data:`COLORS` colours."""
-    palette = image.convert("RGB").quantize(COLORS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    """``image`` as a small PNG: mapped to one fixed palette of :data:`COLORS` colours."""
+    palette = image.convert("RGB").quantize(palette=_palette(), dither=Image.Dither.NONE)
     out = io.BytesIO()
     palette.save(out, format="PNG", compress_level=3)
     return out.getvalue()
@@ -387,7 +430,10 @@ def draw_picture(state: PictureState) -> bytes:
 
 
 def clear_cache(*, sprites: bool = False) -> None:
-    """Forget every drawn picture (for measuring cold renders); ``sprites``: also plates, panels and card faces."""
+    """Forget every drawn picture (for measuring cold renders); ``sprites``: also plates, panels and card faces.
+
+    The fixed palette (:func:`_palette`, drawn once per process) stays.
+    """
     _cache.clear()
     if sprites:
         for cached in (_plate, _contract_panel, _score_panel, _background, card_face, suit_image):
@@ -421,3 +467,8 @@ def with_picture(payload: Payload, png: bytes) -> Payload:
     if embeds:
         embeds[0]["image"] = {"url": f"attachment://{FILENAME}"}
     return {**payload, "embeds": embeds, "files": [(FILENAME, png)]}
+
+
+def warm_up() -> None:
+    """Load the fonts and adapt the palette now (about a second), not on the first table's edit."""
+    _palette()
