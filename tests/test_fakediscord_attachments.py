@@ -1,4 +1,6 @@
-"""Attachments in the stand-in (issue 10): uploaded on create and on edit, replaced, limited, referenced.
+"""Attachments and application emojis in the stand-in (issue 10).
+
+Attachments: uploaded on create and on edit, replaced, limited, referenced.
 
 Like Discord: multipart ``payload_json`` + ``files[n]``; on an edit, ``attachments`` lists the old
 ones to keep (by id) and names the new files (by index); at most 10; an embed's
@@ -9,6 +11,7 @@ changes nothing.
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -95,3 +98,29 @@ async def test_an_embed_naming_a_missing_file_is_refused_and_changes_nothing(
                                 {"embeds": [PICTURE_EMBED], "attachments": []}, [])
     assert (status, data["code"]) == (400, 50035)
     assert [a.data for a in message.attachments] == [b"one"] and message.edits == 0
+
+
+async def test_application_emojis_are_created_listed_and_checked(discord_env: DiscordEnv) -> None:
+    """``/applications/{id}/emojis`` like Discord: a valid name, unique, an image data URI up to 256 KiB."""
+    path = f"/applications/{discord_env.application_id}/emojis"
+    png = "data:image/png;base64," + base64.b64encode(b"\x89PNG tiny").decode()
+    status, made = await upload(discord_env, "POST", path, {"name": "bl_QH", "image": png}, [])
+    assert status == 201 and made["name"] == "bl_QH"
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(discord_env.api_url + path, headers={"Authorization": f"Bot {discord_env.token}"}) as resp,
+    ):
+        listed = await resp.json()
+    assert [e["name"] for e in listed["items"]] == ["bl_QH"]
+    big = "data:image/png;base64," + base64.b64encode(b"x" * (256 * 1024 + 1)).decode()
+    for body, field in [
+        ({"name": "bl_QH", "image": png}, "name"),  # taken
+        ({"name": "q", "image": png}, "name"),
+        ({"name": "bl-QH", "image": png}, "name"),
+        ({"name": "bl_KH", "image": "not an image"}, "image"),
+        ({"name": "bl_KH", "image": big}, "image"),  # over 256 KiB
+    ]:
+        status, data = await upload(discord_env, "POST", path, body, [])
+        assert (status, data["code"]) == (400, 50035), body["name"]
+        assert list(data["errors"]) == [field], data
+    assert [name for name, _ in discord_env.app_emojis.values()] == ["bl_QH"]
