@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Final
 import discord
 
 from baloot.render import Notice, Payload, render_lobby, render_notice, render_table
-from baloot.render.picture import table_picture, with_picture
+from baloot.render.picture import table_picture
 
-from .payloads import edit_args, message_args, send_args
+from .payloads import attach_picture, edit_args, message_args, send_args
 from .shown import TableState
 
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ class ChannelBoard:
         payload = render_table(info, hand.public, sheet, language, index=hand_no)
         if runtime.pictures != "off":  # issue 10: the table as a picture, refreshed with each edit
             score = sheet.score_after(hand_no)
-            payload = with_picture(payload, table_picture(info, hand.public, None, language, score))
+            payload = attach_picture(payload, lambda: table_picture(info, hand.public, None, language, score))
         if state.closed:
             payload["components"] = []
         return payload

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import io
+import logging
+from collections.abc import Callable
 from typing import Any, NotRequired, TypedDict
 
 import discord
 
 from baloot.render import Payload
+from baloot.render.picture import with_picture
 
 from .emojis import CARD_EMOJIS
 
@@ -31,6 +34,22 @@ class EditArgs(MessageArgs):
     """:class:`MessageArgs` and the payload's files, for ``edit``/``edit_message``/``edit_original_response``."""
 
     attachments: NotRequired[list[discord.File]]
+
+
+log = logging.getLogger("baloot.discord")
+
+
+def attach_picture(payload: Payload, draw: Callable[[], bytes]) -> Payload:
+    """``payload`` with the picture ``draw()`` makes (issue 10); if drawing fails, without one.
+
+    A picture is never worth a lost move: a failure is logged and the message
+    goes out as text, its earlier picture removed (``files`` empty).
+    """
+    try:
+        return with_picture(payload, draw())
+    except Exception:
+        log.exception("could not draw the table picture; sending text only")
+        return {**payload, "files": []}
 
 
 def payload_view(components: list[dict[str, Any]]) -> discord.ui.View:

@@ -28,10 +28,10 @@ import discord
 
 from baloot.errors import BalootError
 from baloot.render import Payload, TableInfo, render_hand
-from baloot.render.picture import table_picture, with_picture
+from baloot.render.picture import table_picture
 from baloot.view import SeatView
 
-from .payloads import edit_args, send_args
+from .payloads import attach_picture, edit_args, send_args
 from .shown import TableState
 
 if TYPE_CHECKING:
@@ -54,7 +54,8 @@ def with_seat_picture(runtime: Runtime, payload: Payload, info: TableInfo, view:
     """
     if runtime.pictures != "all" or view.public is None:
         return payload
-    return with_picture(payload, table_picture(info, view.public, view.seat, locale))
+    public = view.public
+    return attach_picture(payload, lambda: table_picture(info, public, view.seat, locale))
 
 
 @dataclass
