@@ -41,7 +41,7 @@ from .text import action_text, level_text
 
 WIDTH: Final = 800
 HEIGHT: Final = 450
-FILENAME: Final = "table.png"
+FILENAME: Final = "baloot-table.png"
 CACHE_SIZE: Final = 256  # pictures (~11 KB each)
 COLORS: Final = 128  # palette size of the PNG (keeps it small; the felt and cards need few)
 
