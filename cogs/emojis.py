@@ -68,7 +68,8 @@ class CardEmojis:
         missing = [card for card in ALL_CARDS if card.index not in self.by_card]
         for card in missing:
             try:
-                emoji = await client.create_application_emoji(name=emoji_name(card), image=card_emoji_png(card))
+                image = await asyncio.to_thread(card_emoji_png, card)  # drawn off the event loop
+                emoji = await client.create_application_emoji(name=emoji_name(card), image=image)
             except discord.HTTPException as exc:
                 log.warning("could not create card emojis (%s %s); cards are shown as text", exc.status, exc.code)
                 return

@@ -85,7 +85,7 @@ async def test_card_buttons_show_the_applications_card_emojis(discord_env: Disco
     ids = {str(i): name for i, (name, _) in discord_env.app_emojis.items()}
     buttons = await play_until_cards(table)
     # the default (TABLE_PICTURES=1): a picture on the table message, none in the private views
-    assert any(m.attachments for m in table.table_messages())
+    await discord_env.wait_for(lambda: any(m.attachments for m in table.table_messages()))
     assert all(not m.attachments for p in table.players for m in p.views())
     for button in buttons:
         emoji = button.get("emoji")

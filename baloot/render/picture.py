@@ -240,7 +240,8 @@ def _text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, f: 
     text = _safe_text(text, f)
     if width is not None:
         text = _fit(text, f, width)
-    direction = "rtl" if rtl and has_raqm() and isinstance(f, ImageFont.FreeTypeFont) else None
+    shaped = isinstance(f, ImageFont.FreeTypeFont) and f.layout_engine == ImageFont.Layout.RAQM
+    direction = "rtl" if rtl and shaped else None
     left, top, right, bottom = draw.textbbox((0, 0), text, font=f, direction=direction)
     x = centre[0] - (right - left) / 2 - left
     y = centre[1] - (bottom - top) / 2 - top
