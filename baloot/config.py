@@ -30,6 +30,7 @@ class Settings:
     ai_workers: int
     log_level: str
     ping_delay_seconds: float = 3.0  # a human's turn pings them after this long (issue 10); 0: at once
+    table_pictures: str = "channel"  # TABLE_PICTURES: "channel" (the table message), "all" (and private views), "off"
 
     def __repr__(self) -> str:
         return (
@@ -37,7 +38,7 @@ class Settings:
             f"database_sync={self.database_sync!r}, database_url={redact_url(self.database_url)!r}, "
             f"dev_guild_id={self.dev_guild_id}, default_language={self.default_language!r}, "
             f"turn_seconds={self.turn_seconds}, bot_delay_seconds={self.bot_delay_seconds}, "
-            f"ai_workers={self.ai_workers}, log_level={self.log_level!r})"
+            f"ai_workers={self.ai_workers}, log_level={self.log_level!r}, table_pictures={self.table_pictures!r})"
         )
 
 
@@ -73,6 +74,20 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     if not low <= value <= high:
         raise ConfigError(f"{name} must be between {low} and {high}")
     return value
+
+
+PICTURE_MODES = {"": "channel", "1": "channel", "channel": "channel", "all": "all", "0": "off", "off": "off"}
+
+
+def _pictures(env: Mapping[str, str]) -> str:
+    """``TABLE_PICTURES`` (issue 10): 1/channel (default: the table message), all (private views too), 0/off.
+
+    Private pictures cost the most CPU (one per press and per refreshed view; see scripts/bench_pictures.py).
+    """
+    mode = PICTURE_MODES.get(env.get("TABLE_PICTURES", "").strip().lower())
+    if mode is None:
+        raise ConfigError("TABLE_PICTURES must be 1 (the table message), all (private views too) or 0 (text only)")
+    return mode
 
 
 def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Settings:
@@ -119,4 +134,5 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         ping_delay_seconds=ping,
         ai_workers=_int(env, "AI_WORKERS", 1, 0, 16),
         log_level=level,
+        table_pictures=_pictures(env),
     )

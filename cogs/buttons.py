@@ -37,7 +37,7 @@ from baloot.render import (
 from baloot.render.text import display_name
 from baloot.tables import NoTableHere, PlayerHand
 
-from .private import Shown
+from .private import Shown, with_seat_picture
 from .replies import NotYourHand, in_time, remember_name, reply, reply_error, tell_dms_closed, update, user_locale
 from .runtime import Runtime, runtime_of
 
@@ -48,7 +48,8 @@ def hand_payload(runtime: Runtime, hand: PlayerHand, locale: str) -> tuple[Paylo
     if state is None:
         raise NoTableHere("That table is no longer running.")
     info = table_info_from(state.info, deadline=hand.deadline, default_language=runtime.language_of(state))
-    return render_hand(info, hand.view, hand.hand_no, locale), (hand.version, False)
+    payload = render_hand(info, hand.view, hand.hand_no, locale)
+    return with_seat_picture(runtime, payload, info, hand.view, locale), (hand.version, False)
 
 
 async def press(interaction: discord.Interaction, action_id: ActionId) -> None:

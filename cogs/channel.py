@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Final
 import discord
 
 from baloot.render import Notice, Payload, render_lobby, render_notice, render_table
+from baloot.render.picture import table_picture
 
-from .payloads import message_args
+from .payloads import attach_picture, edit_args, message_args, send_args
 from .shown import TableState
 
 if TYPE_CHECKING:
@@ -133,6 +134,9 @@ class ChannelBoard:
         # an earlier hand: no turn, no notice
         info = runtime.render_info(state, for_seat=None if hand_no == state.hand_no else -1)
         payload = render_table(info, hand.public, sheet, language, index=hand_no)
+        if runtime.pictures != "off":  # issue 10: the table as a picture, refreshed with each edit
+            score = sheet.score_after(hand_no)
+            payload = attach_picture(payload, lambda: table_picture(info, hand.public, None, language, score))
         if state.closed:
             payload["components"] = []
         return payload
@@ -146,11 +150,11 @@ class ChannelBoard:
         try:
             if message_id is not None:
                 try:
-                    await channel.get_partial_message(message_id).edit(**message_args(payload))
+                    await channel.get_partial_message(message_id).edit(**edit_args(payload))
                     return
                 except discord.NotFound:
                     log.info("table %s: message %s is gone; sending a new one", state.table_id, key)
-            sent = await channel.send(**message_args(payload))
+            sent = await channel.send(**send_args(payload))
             board.messages[key] = sent.id
             await self.runtime.service.remember_message(state.table_id, key, state.channel_id, sent.id)
         except discord.HTTPException:

@@ -19,7 +19,7 @@ from baloot.errors import BalootError
 from baloot.i18n import resolve_locale
 from baloot.render import Payload, render_error, render_text
 
-from .payloads import message_args
+from .payloads import edit_args, message_args, send_args
 from .runtime import Runtime, runtime_of
 
 log = logging.getLogger("baloot.discord")
@@ -91,20 +91,21 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
 
 async def reply(interaction: discord.Interaction, payload: Payload, *, ephemeral: bool) -> int | None:
     """Send ``payload`` as the response (or a followup if deferred); returns the message id."""
-    args = message_args(payload)
+    args = send_args(payload)
     if not interaction.response.is_done():
         response = await interaction.response.send_message(**args, ephemeral=ephemeral)
         return response.message_id
     sent = await interaction.followup.send(
         content=args["content"], embeds=args["embeds"], view=args["view"],
         allowed_mentions=args["allowed_mentions"], ephemeral=ephemeral, wait=True,
+        files=args.get("files", discord.utils.MISSING),
     )
     return int(sent.id)
 
 
 async def update(interaction: discord.Interaction, payload: Payload) -> None:
-    """Answer a press by editing the message it was on (callback type 7)."""
-    args = message_args(payload)
+    """Answer a press by editing the message it was on (callback type 7); its files replace the old ones."""
+    args = edit_args(payload)
     if not interaction.response.is_done():
         await interaction.response.edit_message(**args)
     else:

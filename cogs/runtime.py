@@ -88,6 +88,7 @@ class Runtime:
     service: TableService
     shown: ShownTables
     languages: Languages
+    pictures: str = "channel"  # TABLE_PICTURES (issue 10): "channel", "all" or "off"
     channel: ChannelBoard = field(init=False)
     private: PrivateHands = field(init=False)
     pings: TurnPings = field(init=False)
