@@ -29,12 +29,14 @@ from dotenv import load_dotenv
 from baloot.ai import make_player
 from baloot.config import ConfigError, Settings, load_settings
 from baloot.i18n.translator import CatalogTranslator, LocalizedCommandTree
+from baloot.render.picture import warm_up
 from baloot.storage import Storage
 from baloot.storage.startup import StartupRefused, check_database
 from baloot.tables import TableService
 from baloot.tables.workers import worker_pool
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
+from cogs.emojis import CARD_EMOJIS
 from cogs.presenter import Presenter
 from cogs.replies import install_error_handler
 from cogs.runtime import Languages, Runtime
@@ -82,8 +84,13 @@ class BalootBot(commands.Bot):
             bot_factory=make_player,
             bot_executor=self.executor,
         )
-        runtime = Runtime(self, service, ShownTables(), Languages(service, self, settings.default_language))
+        runtime = Runtime(
+            self, service, ShownTables(), Languages(service, self, settings.default_language),
+            pictures=settings.table_pictures,
+        )
         self.runtime = runtime
+        await runtime.languages.load_users()
+        runtime.pings.delay = settings.ping_delay_seconds
         service.add_listener(Presenter(runtime))
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self.tree)
@@ -98,6 +105,9 @@ class BalootBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
         synced = await self.tree.sync(guild=guild)
         log.info("synced %d commands %s", len(synced), f"to server {guild.id}" if guild else "globally")
+        if settings.table_pictures != "off":
+            await asyncio.to_thread(warm_up)  # the pictures' fonts and palette (issue 10)
+            await CARD_EMOJIS.load(self)  # card-face emojis; the missing ones are created meanwhile
         resumed = await service.resume_all()
         log.info("resumed %d tables", len(resumed))
         service.start_sweeping()
@@ -116,6 +126,8 @@ class BalootBot(commands.Bot):
         if isinstance(runtime, Runtime):
             await runtime.channel.close()
             await runtime.private.close()
+            await runtime.pings.close()
+        CARD_EMOJIS.close()
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
         await super().close()

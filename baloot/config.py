@@ -29,6 +29,8 @@ class Settings:
     bot_delay_seconds: float
     ai_workers: int
     log_level: str
+    ping_delay_seconds: float = 3.0  # a human's turn pings them after this long (issue 10); 0: at once
+    table_pictures: str = "channel"  # TABLE_PICTURES: "channel" (the table message), "all" (and private views), "off"
 
     def __repr__(self) -> str:
         return (
@@ -36,7 +38,7 @@ class Settings:
             f"database_sync={self.database_sync!r}, database_url={redact_url(self.database_url)!r}, "
             f"dev_guild_id={self.dev_guild_id}, default_language={self.default_language!r}, "
             f"turn_seconds={self.turn_seconds}, bot_delay_seconds={self.bot_delay_seconds}, "
-            f"ai_workers={self.ai_workers}, log_level={self.log_level!r})"
+            f"ai_workers={self.ai_workers}, log_level={self.log_level!r}, table_pictures={self.table_pictures!r})"
         )
 
 
@@ -74,6 +76,20 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     return value
 
 
+PICTURE_MODES = {"": "channel", "1": "channel", "channel": "channel", "all": "all", "0": "off", "off": "off"}
+
+
+def _pictures(env: Mapping[str, str]) -> str:
+    """``TABLE_PICTURES`` (issue 10): 1/channel (default: the table message), all (private views too), 0/off.
+
+    Private pictures cost the most CPU (one per press and per refreshed view; see scripts/bench_pictures.py).
+    """
+    mode = PICTURE_MODES.get(env.get("TABLE_PICTURES", "").strip().lower())
+    if mode is None:
+        raise ConfigError("TABLE_PICTURES must be 1 (the table message), all (private views too) or 0 (text only)")
+    return mode
+
+
 def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Settings:
     """Read the settings from ``env`` (default: the process environment)."""
     env = os.environ if env is None else env
@@ -93,6 +109,13 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         raise ConfigError("BOT_DELAY_SECONDS must be a number") from None
     if not 0 <= delay <= 30:
         raise ConfigError("BOT_DELAY_SECONDS must be between 0 and 30")
+    ping_raw = env.get("PING_DELAY_SECONDS", "").strip()
+    try:
+        ping = float(ping_raw) if ping_raw else 3.0
+    except ValueError:
+        raise ConfigError("PING_DELAY_SECONDS must be a number") from None
+    if not 0 <= ping <= 60:
+        raise ConfigError("PING_DELAY_SECONDS must be between 0 and 60")
     sync = (env.get("DATABASE_SYNC", "FULL").strip() or "FULL").upper()
     if sync not in ("FULL", "NORMAL"):
         raise ConfigError("DATABASE_SYNC must be FULL or NORMAL")
@@ -108,6 +131,8 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         default_language=language,
         turn_seconds=_int(env, "TURN_SECONDS", 60, 5, 600),
         bot_delay_seconds=delay,
+        ping_delay_seconds=ping,
         ai_workers=_int(env, "AI_WORKERS", 1, 0, 16),
         log_level=level,
+        table_pictures=_pictures(env),
     )

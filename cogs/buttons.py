@@ -15,26 +15,32 @@ from typing import Any
 
 import discord
 
+from baloot.i18n import t
 from baloot.render import (
     ACTION_ID_TEMPLATE,
+    LOBBY_ID_TEMPLATE,
     TABLE_ID_TEMPLATE,
     ActionId,
+    LobbyId,
     Payload,
     decode_action_id,
+    decode_lobby_id,
     encode_action_id,
     encode_table_id,
     render_hand,
     render_text,
     table_info_from,
 )
+from baloot.render.text import display_name
 from baloot.tables import NoTableHere, PlayerHand
 
-from .private import Shown
+from .private import Shown, with_seat_picture
 from .replies import (
     NotYourHand,
     answered,
     in_time,
     parse_id,
+    remember_name,
     reply,
     reply_error,
     tell_dms_closed,
@@ -50,7 +56,8 @@ def hand_payload(runtime: Runtime, hand: PlayerHand, locale: str) -> tuple[Paylo
     if state is None:
         raise NoTableHere("That table is no longer running.")
     info = table_info_from(state.info, deadline=hand.deadline, default_language=runtime.language_of(state))
-    return render_hand(info, hand.view, hand.hand_no, locale), (hand.version, False)
+    payload = render_hand(info, hand.view, hand.hand_no, locale)
+    return with_seat_picture(runtime, payload, info, hand.view, locale), (hand.version, False)
 
 
 async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
@@ -161,5 +168,85 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         await show_hand(interaction, parse_id(self.table_id))
 
 
-DYNAMIC_ITEMS = (ActionButton, TableButton)
+async def lobby_press(interaction: discord.Interaction, lobby: LobbyId) -> None:
+    """A press on a lobby button (issue 10): join (a team or seat), leave, add bots, start.
+
+    The same service calls and replies as the slash commands; the lobby message is
+    edited by the presenter when the seats change.
+    """
+    runtime = runtime_of(interaction.client)
+    service = runtime.service
+    user = interaction.user
+    channel_id = interaction.channel_id or 0
+    locale = user_locale(interaction)
+    try:
+        if service.table_info(channel_id).id != parse_id(lobby.table_id):
+            raise NoTableHere()
+        if lobby.op == "join":
+            info = await in_time(interaction, service.join(channel_id, user.id, user.display_name,
+                                                           seat=lobby.seat, team=lobby.team), ephemeral=True)
+            await remember_name(interaction)
+            where = info.seat_of(user.id)
+            assert where is not None
+            await reply(interaction, render_text(
+                "notice.joined", locale, name=display_name(user.display_name, locale),
+                seat=t("seat.number", locale, n=where + 1), team=t("team.number", locale, n=(where & 1) + 1),
+            ), ephemeral=True)
+        elif lobby.op == "leave":
+            await in_time(interaction, service.leave(channel_id, user.id), ephemeral=True)
+            await reply(interaction, render_text("notice.left", locale, name=display_name(user.display_name, locale)),
+                        ephemeral=True)
+        elif lobby.op == "bots":
+            info = await in_time(interaction, service.fill_with_bots(channel_id, user.id, lobby.level or "normal"),
+                                 ephemeral=True)
+            await reply(interaction, render_text("notice.bots_added", locale, seated=info_seated(info)),
+                        ephemeral=True)
+        else:
+            info = await in_time(interaction, service.start(channel_id, user.id), ephemeral=False)
+            state = runtime.shown.track(service.snapshot(info.id))
+            language = runtime.language_of(state)
+            dealer = state.snapshot.dealer or 0
+            seated = info.seats[dealer]
+            await reply(interaction, render_text("notice.started", language,
+                                                 name=display_name(seated.name if seated else "", language)),
+                        ephemeral=False)
+    except Exception as exc:
+        await reply_error(interaction, exc)
+    await tell_dms_closed(interaction)
+
+
+def info_seated(info: object) -> int:
+    """How many seats of a service table are taken."""
+    return sum(1 for s in getattr(info, "seats", ()) if s is not None)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_ID_TEMPLATE):
+    """A button on the lobby message: join, leave, add bots, start.
+
+    Decoded when pressed, inside the answered path (numbers range-checked): a
+    malformed or forged id gets the private refusal (issue 14).
+    """
+
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=custom_id))
+        self.raw_id = custom_id
+
+    @classmethod
+    def of(cls, lobby: LobbyId) -> LobbyButton:
+        return cls(lobby.encode())
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyButton:
+        return cls(match.group(0))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answered(interaction, self._press(interaction))
+
+    async def _press(self, interaction: discord.Interaction) -> None:
+        await lobby_press(interaction, decode_lobby_id(self.raw_id))
+
+
+DYNAMIC_ITEMS = (ActionButton, TableButton, LobbyButton)
 """What ``bot.py`` registers in ``setup_hook`` (``bot.add_dynamic_items``)."""

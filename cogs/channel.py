@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Final
 import discord
 
 from baloot.render import Notice, Payload, render_lobby, render_notice, render_table
+from baloot.render.picture import table_picture
 from baloot.tables import StorageUnavailable
 
-from .payloads import message_args
+from .payloads import attach_picture, edit_args, message_args, send_args
 from .shown import TableState
 
 if TYPE_CHECKING:
@@ -142,7 +143,10 @@ class ChannelBoard:
         runtime = self.runtime
         language = runtime.language_of(state)
         if key == LOBBY:
-            return render_lobby(runtime.render_info(state), state.info.rules, language)
+            payload = render_lobby(runtime.render_info(state), state.info.rules, language)
+            if state.hand_no is not None or state.closed:
+                payload["components"] = []  # the match began: no more lobby buttons
+            return payload
         hand_no = _order(key)
         hand = state.hand_at(hand_no)
         sheet = state.snapshot.sheet
@@ -151,6 +155,9 @@ class ChannelBoard:
         # an earlier hand: no turn, no notice
         info = runtime.render_info(state, for_seat=None if hand_no == state.hand_no else -1)
         payload = render_table(info, hand.public, sheet, language, index=hand_no)
+        if runtime.pictures != "off":  # issue 10: the table as a picture, refreshed with each edit
+            score = sheet.score_after(hand_no)
+            payload = attach_picture(payload, lambda: table_picture(info, hand.public, None, language, score))
         if state.closed:
             payload["components"] = []
         return payload
@@ -164,11 +171,11 @@ class ChannelBoard:
         try:
             if message_id is not None:
                 try:
-                    await channel.get_partial_message(message_id).edit(**message_args(payload))
+                    await channel.get_partial_message(message_id).edit(**edit_args(payload))
                     return
                 except discord.NotFound:
                     log.info("table %s: message %s is gone; sending a new one", state.table_id, key)
-            sent = await channel.send(**message_args(payload))
+            sent = await channel.send(**send_args(payload))
             board.messages[key] = sent.id
         except discord.HTTPException:
             log.exception("table %s: could not send %s", state.table_id, key)

@@ -24,12 +24,12 @@ from baloot.tables import BOT_LEVELS, NotAllowed
 
 from .buttons import show_hand
 from .channel import LOBBY
-from .replies import check_choice, in_time, is_admin, reply, tell_dms_closed, user_locale
+from .replies import check_choice, in_time, is_admin, remember_name, reply, tell_dms_closed, user_locale
 from .runtime import Runtime, runtime_of
 
 TEAM_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.team.{n}"), value=n - 1) for n in (1, 2)]
 LANGUAGE_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.language.{code}"), value=code) for code in ("en", "ar")]
-SCOPE_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.scope.{s}"), value=s) for s in ("table", "server")]
+SCOPE_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.scope.{s}"), value=s) for s in ("table", "server", "me")]
 LEVEL_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.level.{lv}"), value=lv) for lv in BOT_LEVELS]
 RULE_OPTIONS = (
     "ashkal_on_ace",
@@ -105,9 +105,10 @@ class BalootCommands(commands.Cog):
             interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id,
             interaction.user.display_name, rules=rules or None, turn_seconds=turn_time,
         ), ephemeral=False)
+        await remember_name(interaction)
         state = runtime.shown.track(runtime.service.snapshot(info.id))
         language = runtime.language_of(state)
-        command = f"`/{t('cmd.baloot.name', language)} {t('cmd.join.name', language)}`"
+        command = f"/{t('cmd.baloot.name', language)} {t('cmd.join.name', language)}"
         state.notice = Notice("notice.table_created", seat=0, params=(("command", command),))
         payload = render_lobby(runtime.render_info(state), info.rules, language)
         message_id = await reply(interaction, payload, ephemeral=False)
@@ -132,6 +133,7 @@ class BalootCommands(commands.Cog):
             seat=None if seat is None else check_choice(seat, range(1, 5)) - 1,
             team=None if team is None else check_choice(team.value, (0, 1)),
         ), ephemeral=True)
+        await remember_name(interaction)
         where = info.seat_of(interaction.user.id)
         assert where is not None
         await reply(interaction, render_text(
@@ -178,7 +180,9 @@ class BalootCommands(commands.Cog):
             "normal" if level is None else check_choice(level.value, BOT_LEVELS)
         ), ephemeral=True)
         state = runtime.shown.track(runtime.service.snapshot(info.id))
-        await reply(interaction, render_lobby(runtime.render_info(state), info.rules, locale), ephemeral=True)
+        payload = render_lobby(runtime.render_info(state), info.rules, locale)
+        payload["components"] = []  # a private copy: the buttons are on the channel's lobby message
+        await reply(interaction, payload, ephemeral=True)
 
     @baloot.command(name=cmd_str("cmd.end.name"), description=cmd_str("cmd.end.desc"))
     async def end(self, interaction: discord.Interaction) -> None:
@@ -205,13 +209,21 @@ class BalootCommands(commands.Cog):
         language: app_commands.Choice[str],
         scope: app_commands.Choice[str] | None = None,
     ) -> None:
-        """Set the language of this table (its creator or an admin) or of the server (admins)."""
+        """Set the language of this table (its creator or an admin), of the server (admins), or
+        one's own (scope "me": private views, errors and help, issue 10)."""
         runtime = self.runtime
         user_locale(interaction)
         code = check_choice(language.value, ("en", "ar"))
         if scope is not None:
-            check_choice(scope.value, ("table", "server"))
-        if scope is not None and scope.value == "server":
+            check_choice(scope.value, ("table", "server", "me"))
+        if scope is not None and scope.value == "me":
+            await runtime.languages.set_user(interaction.user.id, code)
+            mine = runtime.service.table_of_user(interaction.user.id)
+            state = None if mine is None else runtime.shown.get(mine.id)
+            seat = None if mine is None else mine.seat_of(interaction.user.id)
+            if state is not None and seat is not None and state.hand_no is not None:
+                runtime.private.redraw(state, seat)
+        elif scope is not None and scope.value == "server":
             if not is_admin(interaction):
                 raise NotAllowed("Only a server admin can set the server's language.")
             await runtime.service.set_guild_language(interaction.guild_id or 0, code)
@@ -219,6 +231,8 @@ class BalootCommands(commands.Cog):
             for state in runtime.shown.tables.values():
                 if state.info.guild_id == interaction.guild_id and not state.closed:
                     runtime.channel.touch_current(state)
+                    if state.hand_no is not None:
+                        runtime.private.redraw(state)
         else:
             await runtime.service.set_language(
                 interaction.channel_id or 0, interaction.user.id, code, is_admin=is_admin(interaction)

@@ -116,11 +116,14 @@ class Presenter:
             if isinstance(event, SeatsChanged):
                 state.notice = seat_notice(before, event.table, runtime.language_of(state)) or state.notice
             runtime.private.sync_seats(state)
+            if isinstance(event, TableSettingsChanged) and state.hand_no is not None:
+                runtime.private.redraw(state)  # the table's language may have changed (issue 10)
             channel.touch_current(state)
         elif isinstance(event, HandStarted):
             state.notice = None
             self._later(state, *range(4))
-            channel.touch(state, hand_key(event.hand_no))
+            lobby = event.hand_no == 0 and LOBBY in channel.board(state.table_id).messages
+            channel.touch(state, *((LOBBY,) if lobby else ()), hand_key(event.hand_no))
         elif isinstance(event, ActionApplied):
             if event.auto:
                 self._later(state, event.seat)
@@ -131,12 +134,14 @@ class Presenter:
             channel.touch(state, hand_key(event.hand_no))
         elif isinstance(event, MatchFinished):
             state.closed = True
+            await runtime.pings.closed(state)
             self._later(state, *range(4))
             self._flush_private(state)
             channel.touch_current(state)
         elif isinstance(event, TurnStarted):
             if not event.played_for:
                 self._later(state, event.seat)
+                runtime.pings.turn(state, event.seat)
             self._flush_private(state)
             channel.touch_current(state)
         elif isinstance(event, TurnReminder):
@@ -156,6 +161,7 @@ class Presenter:
 
     async def _ended(self, state: TableState, event: TableEnded) -> None:
         state.closed = True
+        await self.runtime.pings.closed(state)
         if event.by_user_id is not None:
             state.notice = Notice("notice.ended", params=(("name", f"<@{event.by_user_id}>"),))
         self._later(state, *range(4))

@@ -27,9 +27,11 @@ from typing import TYPE_CHECKING, Final
 import discord
 
 from baloot.errors import BalootError
-from baloot.render import Payload, render_hand
+from baloot.render import Payload, TableInfo, render_hand
+from baloot.render.picture import table_picture
+from baloot.view import SeatView
 
-from .payloads import message_args
+from .payloads import attach_picture, edit_args, send_args
 from .shown import TableState
 
 if TYPE_CHECKING:
@@ -43,6 +45,17 @@ CANNOT_DM: Final = 50007
 
 Shown = tuple[tuple[int, int], bool]
 """(version, closed) of the private view a player has in front of them."""
+
+
+def with_seat_picture(runtime: Runtime, payload: Payload, info: TableInfo, view: SeatView, locale: str) -> Payload:
+    """The private view with the table's picture from the player's own seat (issue 10; TABLE_PICTURES=all).
+
+    Drawn from the public part of the seat's view only, like the channel's picture.
+    """
+    if runtime.pictures != "all" or view.public is None:
+        return payload
+    public = view.public
+    return attach_picture(payload, lambda: table_picture(info, public, view.seat, locale))
 
 
 @dataclass
@@ -59,6 +72,7 @@ class Viewer:
     shown: Shown | None = None
     busy: int = 0  # presses being answered (their response shows the view)
     dirty: bool = False
+    stale: bool = False  # redraw even at the same version (the player's language changed)
     tell_closed: bool = False  # DMs found closed: tell them on their next interaction
     task: asyncio.Task[None] | None = None
 
@@ -98,7 +112,10 @@ class PrivateHands:
                 viewer.dm_closed = viewer.dm_closed or info.dm_closed
 
     def locale_of(self, user_id: int, state: TableState) -> str:
-        return self.locales.get(user_id) or self.runtime.language_of(state)
+        """A player's language (:meth:`~cogs.runtime.Languages.viewer`): chosen, else the table's, else their app's."""
+        runtime = self.runtime
+        return runtime.languages.viewer(user_id, state.info.guild_id, state.info.language,
+                                        self.locales.get(user_id) or runtime.language_of(state))
 
     # -- refreshing --------------------------------------------------------------------------
     def refresh(self, state: TableState, seat: int) -> None:
@@ -109,6 +126,14 @@ class PrivateHands:
         viewer = self.viewer(state.table_id, info.user_id, seat)
         viewer.dirty = True
         self._kick(viewer)
+
+    def redraw(self, state: TableState, *seats: int) -> None:
+        """Redraw private views even though the game did not move (a language changed)."""
+        for seat in seats or range(4):
+            info = state.info.seats[seat]
+            if info is not None and info.human and info.user_id is not None:
+                self.viewer(state.table_id, info.user_id, seat).stale = True
+                self.refresh(state, seat)
 
     def _kick(self, viewer: Viewer) -> None:
         if viewer.busy or (viewer.task is not None and not viewer.task.done()):
@@ -122,7 +147,8 @@ class PrivateHands:
         version = state.version
         if view is None or hand_no is None or version is None:
             return None
-        payload = render_hand(self.runtime.render_info(state, for_seat=seat), view, hand_no, locale)
+        info = self.runtime.render_info(state, for_seat=seat)
+        payload = with_seat_picture(self.runtime, render_hand(info, view, hand_no, locale), info, view, locale)
         if state.closed:
             payload["components"] = []
         return payload, (version, state.closed)
@@ -133,8 +159,9 @@ class PrivateHands:
             state = self.runtime.shown.get(viewer.table_id)
             if state is None:
                 return
-            if (state.version, state.closed) == viewer.shown:
+            if (state.version, state.closed) == viewer.shown and not viewer.stale:
                 continue  # already in front of them (e.g. the answer to their own press): nothing to render
+            viewer.stale = False
             rendered = self.render(state, viewer.seat, self.locale_of(viewer.user_id, state))
             if rendered is None:
                 continue
@@ -149,7 +176,7 @@ class PrivateHands:
         if viewer.token_valid():
             assert viewer.interaction is not None
             try:
-                await viewer.interaction.edit_original_response(**message_args(payload))
+                await viewer.interaction.edit_original_response(**edit_args(payload))
                 return True
             except discord.HTTPException as exc:
                 log.info("user %s: interaction edit refused (%s); using DMs", viewer.user_id, exc.status)
@@ -164,7 +191,7 @@ class PrivateHands:
             if viewer.dm_channel_id is not None and viewer.dm_message_id is not None:
                 channel = client.get_partial_messageable(viewer.dm_channel_id, type=discord.ChannelType.private)
                 try:
-                    await channel.get_partial_message(viewer.dm_message_id).edit(**message_args(payload))
+                    await channel.get_partial_message(viewer.dm_message_id).edit(**edit_args(payload))
                     return True
                 except discord.NotFound:
                     viewer.dm_message_id = None
@@ -172,7 +199,7 @@ class PrivateHands:
                 data = await client.http.start_private_message(viewer.user_id)
                 viewer.dm_channel_id = int(data["id"])
             channel = client.get_partial_messageable(viewer.dm_channel_id, type=discord.ChannelType.private)
-            sent = await channel.send(**message_args(payload))
+            sent = await channel.send(**send_args(payload))
         except discord.Forbidden as exc:
             if exc.code == CANNOT_DM:
                 await self._dms_closed(viewer)

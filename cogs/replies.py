@@ -29,8 +29,8 @@ from baloot.i18n import resolve_locale
 from baloot.render import Payload, render_error, render_text
 from baloot.tables import StorageUnavailable
 
-from .payloads import message_args
-from .runtime import runtime_of
+from .payloads import edit_args, message_args, send_args
+from .runtime import Runtime, runtime_of
 
 log = logging.getLogger("baloot.discord")
 T = TypeVar("T")
@@ -76,12 +76,36 @@ def check_choice(value: T, allowed: Collection[T]) -> T:
 
 
 def user_locale(interaction: discord.Interaction) -> str:
-    """``en`` or ``ar`` from the user's Discord locale (remembered for their DMs)."""
+    """The language to answer this user in (issue 10, item 3): the one they chose with
+    ``/baloot language`` (scope "me"), else their table's (or this channel's table's, or its
+    server's setting), else their Discord app's. Their Discord locale is remembered for their DMs."""
     locale = resolve_locale(interaction.locale)
+    if not isinstance(getattr(interaction.client, "runtime", None), Runtime):
+        return locale
+    runtime = runtime_of(interaction.client)
+    user_id = interaction.user.id
+    runtime.private.locales[user_id] = locale
+    table = runtime.service.table_of_user(user_id)
+    if table is None:
+        try:
+            table = runtime.service.table_info(interaction.channel_id or 0)
+        except BalootError:
+            table = None
+    guild_id = table.guild_id if table is not None else interaction.guild_id or 0
+    chosen = runtime.languages.viewer(user_id, guild_id, None if table is None else table.language, locale)
+    return resolve_locale(chosen)
+
+
+async def remember_name(interaction: discord.Interaction, user: discord.abc.User | None = None) -> None:
+    """Store a user's current display name for leaderboards and stats (issue 10, item 8); never fails."""
     runtime = getattr(interaction.client, "runtime", None)
-    if runtime is not None:
-        runtime_of(interaction.client).private.locales[interaction.user.id] = locale
-    return locale
+    if not isinstance(runtime, Runtime):
+        return
+    who = user or interaction.user
+    try:
+        await runtime.service.storage.remember_player_names([(who.id, who.display_name)])
+    except Exception:  # a best-effort write: the command itself succeeded
+        log.warning("could not store the display name of user %s", who.id, exc_info=True)
 
 
 def is_admin(interaction: discord.Interaction) -> bool:
@@ -107,20 +131,21 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
 
 async def reply(interaction: discord.Interaction, payload: Payload, *, ephemeral: bool) -> int | None:
     """Send ``payload`` as the response (or a followup if deferred); returns the message id."""
-    args = message_args(payload)
+    args = send_args(payload)
     if not interaction.response.is_done():
         response = await interaction.response.send_message(**args, ephemeral=ephemeral)
         return response.message_id
     sent = await interaction.followup.send(
         content=args["content"], embeds=args["embeds"], view=args["view"],
         allowed_mentions=args["allowed_mentions"], ephemeral=ephemeral, wait=True,
+        files=args.get("files", discord.utils.MISSING),
     )
     return int(sent.id)
 
 
 async def update(interaction: discord.Interaction, payload: Payload) -> None:
-    """Answer a press by editing the message it was on (callback type 7)."""
-    args = message_args(payload)
+    """Answer a press by editing the message it was on (callback type 7); its files replace the old ones."""
+    args = edit_args(payload)
     if not interaction.response.is_done():
         await interaction.response.edit_message(**args)
     else:
@@ -142,8 +167,12 @@ def _context(interaction: discord.Interaction) -> tuple[str, int, str]:
 
 
 def error_payload(interaction: discord.Interaction, exc: BaseException) -> Payload:
-    """The private answer to a failure, logging what is not a refusal (unexpected errors once, in full)."""
-    locale = resolve_locale(interaction.locale)
+    """The private answer to a failure in the player's language (:func:`user_locale`), logging what is
+    not a refusal (unexpected errors once, in full)."""
+    try:
+        locale = user_locale(interaction)
+    except Exception:  # answering must not fail on the way to the language
+        locale = resolve_locale(interaction.locale)
     if isinstance(exc, BalootError):
         return render_error(exc, locale)
     table, user, component = _context(interaction)
@@ -157,7 +186,6 @@ def error_payload(interaction: discord.Interaction, exc: BaseException) -> Paylo
 async def reply_error(interaction: discord.Interaction, exc: BaseException) -> None:
     """The short private message for a refused command or press, a storage fault or a bug."""
     try:
-        user_locale(interaction)
         await reply(interaction, error_payload(interaction, exc), ephemeral=True)
     except discord.HTTPException:
         log.exception("could not answer an interaction with an error")

@@ -20,6 +20,7 @@ from .shown import ShownTables, TableState
 
 if TYPE_CHECKING:
     from .channel import ChannelBoard
+    from .pings import TurnPings
     from .private import PrivateHands
 
 
@@ -34,6 +35,29 @@ class Languages:
     client: discord.Client
     default: str = "en"
     _guilds: dict[int, str | None] = field(default_factory=dict)
+    users: dict[int, str] = field(default_factory=dict)  # languages players chose for themselves
+
+    async def load_users(self) -> None:
+        """Read every player's chosen language from storage (at start-up)."""
+        self.users = await self.service.storage.player_languages()
+
+    async def set_user(self, user_id: int, language: str | None) -> None:
+        """Store the language ``user_id`` chose for their private views, errors and help."""
+        await self.service.storage.set_player_language(user_id, language)
+        if language is None:
+            self.users.pop(user_id, None)
+        else:
+            self.users[user_id] = language
+
+    def chosen_table(self, guild_id: int, table_language: str | None) -> str | None:
+        """A language chosen for a table: its own, else the server's setting; None if neither."""
+        return table_language or self._guilds.get(guild_id) or None
+
+    def viewer(self, user_id: int, guild_id: int, table_language: str | None, discord_locale: str | None) -> str:
+        """The language of one player's private views, errors and help (issue 10, item 3): the
+        language they chose, else the table's (or its server's), else their Discord app's."""
+        return (self.users.get(user_id) or self.chosen_table(guild_id, table_language)
+                or discord_locale or self.default)
 
     async def load(self, guild_id: int) -> None:
         """Read (once) the server's language setting from storage."""
@@ -64,15 +88,19 @@ class Runtime:
     service: TableService
     shown: ShownTables
     languages: Languages
+    pictures: str = "channel"  # TABLE_PICTURES (issue 10): "channel", "all" or "off"
     channel: ChannelBoard = field(init=False)
     private: PrivateHands = field(init=False)
+    pings: TurnPings = field(init=False)
 
     def __post_init__(self) -> None:
         from .channel import ChannelBoard
+        from .pings import TurnPings
         from .private import PrivateHands
 
         self.channel = ChannelBoard(self)
         self.private = PrivateHands(self)
+        self.pings = TurnPings(self)
 
     def language_of(self, state: TableState) -> str:
         return self.languages.channel(state.info.guild_id, state.info.language)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -39,7 +40,7 @@ from baloot.stats import BoardSort, Period, StatsRecorder, StatsService
 from baloot.stats.service import BadPage
 
 from .payloads import message_args
-from .replies import answered, check_choice, check_id, in_time, reply, update, user_locale
+from .replies import answered, check_choice, check_id, in_time, remember_name, reply, update, user_locale
 from .runtime import runtime_of
 
 log = logging.getLogger("baloot.discord.stats")
@@ -64,10 +65,21 @@ async def channel_language(interaction: discord.Interaction) -> str:
     return languages.channel(guild_id, None)
 
 
+async def known_names(interaction: discord.Interaction, user_ids: Sequence[int | None],
+                      player: discord.User | discord.Member | None) -> dict[int, str]:
+    """Stored display names of ``user_ids`` (issue 10), the asker's and the named player's brought up to date."""
+    await remember_name(interaction)
+    if player is not None:
+        await remember_name(interaction, player)
+    return await runtime_of(interaction.client).service.storage.player_names([u for u in user_ids if u is not None])
+
+
 async def board_payload(interaction: discord.Interaction, board: BoardId) -> Payload:
     found = await stats_of(interaction.client).leaderboard(board.guild_id, board.sort.value, board.period.value,
                                                            board.page)
-    return render_leaderboard(found.page, found.server, await channel_language(interaction))
+    storage = runtime_of(interaction.client).service.storage
+    names = await storage.player_names([e.user_id for e in found.page.entries])
+    return render_leaderboard(found.page, found.server, await channel_language(interaction), names)
 
 
 @app_commands.command(name=cmd_str("cmd.leaderboard.name"), description=cmd_str("cmd.leaderboard.desc"))
@@ -97,7 +109,9 @@ async def stats(interaction: discord.Interaction, player: discord.User | None = 
     user_id = check_id((player or interaction.user).id)
     totals = await in_time(interaction, stats_of(interaction.client).player(check_id(interaction.guild_id), user_id),
                            ephemeral=False)
-    await reply(interaction, render_stats_card(totals, await channel_language(interaction)), ephemeral=False)
+    names = await known_names(interaction, [user_id, totals.best_partner.user_id if totals.best_partner else None],
+                              player)
+    await reply(interaction, render_stats_card(totals, await channel_language(interaction), names), ephemeral=False)
 
 
 @app_commands.command(name=cmd_str("cmd.history.name"), description=cmd_str("cmd.history.desc"))
@@ -111,7 +125,8 @@ async def history(interaction: discord.Interaction, player: discord.User | None 
                             ephemeral=False)
     language = await channel_language(interaction)
     command = f"`/{t('cmd.baloot.name', language)} {t('cmd.record.name', language)}`"
-    await reply(interaction, render_history(user_id, entries, language, command), ephemeral=False)
+    names = await known_names(interaction, [user_id, *(u for e in entries for u in e.users)], player)
+    await reply(interaction, render_history(user_id, entries, language, command, names), ephemeral=False)
 
 
 @app_commands.command(name=cmd_str("cmd.record.name"), description=cmd_str("cmd.record.desc"))

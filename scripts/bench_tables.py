@@ -230,6 +230,7 @@ class Bench:
             "BOT_DELAY_SECONDS": "0",
             "AI_WORKERS": "0",
             "LOG_LEVEL": self.args.log_level,
+            "TABLE_PICTURES": self.args.pictures,
         }
 
     # -- watching: one waiter for every table --------------------------------------------------
@@ -577,6 +578,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 50, 200], help="N values, run one after another")
     parser.add_argument("--hands", type=int, default=2, help="hands each table plays (default 2)")
+    parser.add_argument("--pictures", default="1", choices=["1", "channel", "all", "0"],
+                        help="the bot's TABLE_PICTURES (issue 10): 1/channel the table message (default), "
+                             "all also private views, 0 text only")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' random choices")
     parser.add_argument("--sync", default="FULL", choices=["FULL", "NORMAL"], help="the bot's DATABASE_SYNC")
     parser.add_argument("--target", type=int, default=1000, help="match target (high: the match outlasts the run)")

@@ -10,7 +10,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt 2>&1 \
   | grep -v "^WARNING: Location" || true
-.venv/bin/python -c "import discord, aiosqlite, asyncpg, dotenv, openskill, pytest, hypothesis" || exit 1
+.venv/bin/python -c "import discord, aiosqlite, asyncpg, dotenv, openskill, PIL, pytest, hypothesis" || exit 1
 # The storage tests run on PostgreSQL too (issue 11); they start their own throwaway cluster with
 # initdb/pg_ctl. Install Debian's server when it is missing and we may (CI runs as root on Debian).
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then

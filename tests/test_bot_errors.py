@@ -36,6 +36,7 @@ async def test_bad_input_is_refused_privately(discord_env: DiscordEnv, tmp_path:
     assert count == 0
 
     # Another player's button; out of turn; an illegal action at the right version.
+    await discord_env.wait_for(waiting.views)  # their DM may arrive after the mover's (sent concurrently)
     assert refused(await forge(waiting.person, waiting.views()[0], button.custom_id)) == "These are not your cards."
     hand, index = button.version
     own_pass = f"bl:{button.table}:{waiting.seat}:{hand}:{index}:p"

@@ -396,4 +396,9 @@ def refused(result: InteractionResult) -> str:
     assert result.response_type == 4 and result.ephemeral, (result.response_type, result.messages)
     message = result.message
     assert message is not None and not message.embeds and not message.components
-    return message.content
+    return plain(message.content)
+
+
+def plain(text: str) -> str:
+    """``text`` without the Unicode isolates (U+2066–U+2069) the bot puts around names and Arabic lines."""
+    return "".join(c for c in text if c not in "\u2066\u2067\u2068\u2069")

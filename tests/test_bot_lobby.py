@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fakediscord import DiscordEnv
-from test_bot_harness import contract_policy, open_table, refused
+from test_bot_harness import contract_policy, open_table, plain, refused
 
 
 async def test_seats_teams_leave_score_and_end_by_vote(discord_env: DiscordEnv, tmp_path: Path) -> None:
@@ -13,7 +13,7 @@ async def test_seats_teams_leave_score_and_end_by_vote(discord_env: DiscordEnv, 
     alice = table.host
     bob, carol, dave = (discord_env.create_user(n).join(table.guild) for n in ("bob", "carol", "dave"))
     lobby = next(m for m in alice.person.messages(table.channel) if m.embeds and not m.ephemeral)
-    assert "alice opened a Baloot table" in lobby.embeds[0]["description"]
+    assert "alice opened a Baloot table" in plain(lobby.embeds[0]["description"])
 
     joined = await bob.slash("baloot", "join", channel=table.channel, team=1)
     assert joined.message is not None and joined.message.content == "bob sits in Seat 2 (Team 2)."
@@ -23,9 +23,9 @@ async def test_seats_teams_leave_score_and_end_by_vote(discord_env: DiscordEnv, 
     left = await carol.slash("baloot", "leave", channel=table.channel)
     assert left.ephemeral and left.message is not None and left.message.content == "carol left the table."
     # The lobby message in the channel is edited (not re-sent) to show who sits where.
-    await discord_env.wait_for(lambda: "Seat 2: bob" in lobby.embeds[0]["fields"][1]["value"]
+    await discord_env.wait_for(lambda: "Seat 2: bob" in plain(lobby.embeds[0]["fields"][1]["value"])
                                and "Seat 3: (empty seat)" in lobby.embeds[0]["fields"][1]["value"])
-    assert "carol left the table." in lobby.embeds[0]["description"]
+    assert "carol left the table." in plain(lobby.embeds[0]["description"])
     assert len([m for m in alice.person.messages(table.channel, with_ephemeral=False) if m.embeds]) == 1
 
     sheet = await bob.slash("baloot", "score", channel=table.channel)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fakediscord import DiscordEnv
-from test_bot_harness import contract_policy, open_table, refused
+from test_bot_harness import contract_policy, open_table, plain, refused
 
 from baloot.i18n import t
 
@@ -45,7 +45,7 @@ async def test_each_user_sees_their_language(discord_env: DiscordEnv, tmp_path: 
     assert command is not None and command["name_localizations"]["ar"] == "بلوت"
 
     # Private replies follow each user's Discord locale.
-    assert (await alice.person.slash("baloot", "rules", channel=table.channel)).message.embeds[0]["title"] == (  # type: ignore[union-attr]
+    assert plain((await alice.person.slash("baloot", "rules", channel=table.channel)).message.embeds[0]["title"]) == (  # type: ignore[union-attr]
         t("rules.title", "ar"))
     assert (await bob.person.slash("baloot", "rules", channel=table.channel)).message.embeds[0]["title"] == (  # type: ignore[union-attr]
         t("rules.title", "en"))
@@ -56,7 +56,7 @@ async def test_each_user_sees_their_language(discord_env: DiscordEnv, tmp_path: 
     # DMs: the hand in the reader's language, and only their own.
     def fields(player_index: int) -> list[str]:
         views = table.players[player_index].views()
-        return [f["name"] for m in views for f in m.embeds[0]["fields"]] if views else []
+        return [plain(f["name"]) for m in views for f in m.embeds[0]["fields"]] if views else []
 
     await discord_env.wait_for(lambda: all(fields(i) for i in range(4)))
     assert "أوراقك" in fields(0) and "أوراقك" in fields(3)
@@ -67,14 +67,29 @@ async def test_each_user_sees_their_language(discord_env: DiscordEnv, tmp_path: 
     assert message.embeds[0]["title"] == t("table.title", "en", n=1)
     assert message.components[0]["components"][0]["label"] == "My hand"
     set_ar = await alice.person.slash("baloot", "language", channel=table.channel, language="ar")
-    assert set_ar.ephemeral and set_ar.message is not None and set_ar.message.content == t("notice.language_set", "ar")
-    await discord_env.wait_for(lambda: message.embeds[0]["title"] == t("table.title", "ar", n=1))
+    assert set_ar.ephemeral and set_ar.message is not None
+    assert plain(set_ar.message.content) == t("notice.language_set", "ar")
+    await discord_env.wait_for(lambda: plain(message.embeds[0]["title"]) == t("table.title", "ar", n=1))
     assert message.components[0]["components"][0]["label"] == t("button.my_hand", "ar")
+    # issue 10: at an Arabic table, errors and private views follow the table, whatever the app's language.
     assert refused(await bob.person.slash("baloot", "language", channel=table.channel, language="en",
-                                          scope="server")) == t("error.not_allowed", "en")
+                                          scope="server")) == t("error.not_allowed", "ar")
+    await discord_env.wait_for(lambda: "أوراقك" in fields(1))  # their private view was redrawn
+    hand = await bob.person.slash("baloot", "hand", channel=table.channel)
+    assert hand.message is not None and plain(hand.message.embeds[0]["fields"][0]["name"]) == "أوراقك"
     server = await alice.person.slash("baloot", "language", channel=table.channel, language="ar", scope="server")
-    assert server.ephemeral and server.message is not None and server.message.content == t("notice.language_set", "ar")
+    assert server.ephemeral and server.message is not None
+    assert plain(server.message.content) == t("notice.language_set", "ar")
     assert table.query("SELECT language FROM guild_settings WHERE guild_id = ?", (table.guild.id,))[0][0] == "ar"
+
+    # A player's own choice wins over the table's (scope "me"), is stored, and refreshes their view.
+    mine = await bob.person.slash("baloot", "language", channel=table.channel, language="en", scope="me")
+    assert mine.message is not None and plain(mine.message.content) == t("notice.language_set", "en")
+    stored = table.query("SELECT language FROM players WHERE user_id = ?", (bob.person.id,))
+    assert [tuple(r) for r in stored] == [("en",)]
+    assert refused(await bob.person.slash("baloot", "hand", channel=other)) == t("error.no_table", "en")
+    await discord_env.wait_for(lambda: "Your cards" in fields(1))
+    assert refused(await alice.person.slash("baloot", "hand", channel=other)) == t("error.no_table", "ar")
 
 
 async def test_a_stale_interaction_token_falls_back_to_the_dm(discord_env: DiscordEnv, tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from fakediscord import DiscordEnv, InteractionResult, Message, Person
 from stats_helpers import gahwa_match, kaboot_match, store_match, three_hand_match
 from test_bot_harness import REPO, bot_env
 
+from baloot.i18n.direction import strip_isolates
 from baloot.stats import NEW_PLAYER, StatsRecorder, rate_match
 from baloot.stats.rating import Skill
 from baloot.storage import Storage
@@ -134,8 +135,9 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
     rows = description(history).splitlines()[2:5]
     assert [r.split(" · ")[1] for r in rows] == ["Lost **0–0**", "Won **60–0**", "Lost **0–74**"]
     assert rows[0].startswith(f"`#{m3.table_id}` <t:{int(now - 60)}:d>")
-    assert f"with <@{d}> against <@{a}> and <@{c}>" in rows[0]
-    assert f"with <@{e}> against <@{a}> and <@{c}>" in rows[1]
+    # issue 10: players whose display name is stored (alice used a command) are named, not mentioned.
+    assert f"with <@{d}> against \u2068alice\u2069 and <@{c}>" in rows[0]
+    assert f"with <@{e}> against \u2068alice\u2069 and <@{c}>" in rows[1]
 
     # The record replays to the stored result.
     sent = await people["dave"].slash("baloot", "record", channel=channel, match=m2.table_id)
@@ -151,4 +153,4 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
     assert replayed["score"] == list(m2.score) == [0, 60] and replayed["winner"] == m2.winner_team == 1
 
     unknown = await people["erin"].slash("baloot", "record", channel=channel, match=987654)
-    assert unknown.ephemeral and message(unknown).content == "لا توجد مباراة رقم 987654 في هذا السيرفر."
+    assert unknown.ephemeral and strip_isolates(message(unknown).content) == "لا توجد مباراة رقم 987654 في هذا السيرفر."

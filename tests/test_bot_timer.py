@@ -9,6 +9,8 @@ from pathlib import Path
 from fakediscord import DiscordEnv
 from test_bot_harness import contract_policy, open_table
 
+from baloot.i18n.direction import strip_isolates
+
 
 async def test_turn_timer_plays_for_an_idle_player_and_says_so(discord_env: DiscordEnv, tmp_path: Path) -> None:
     table = await open_table(discord_env, tmp_path, create={"turn_time": 5})
@@ -19,7 +21,7 @@ async def test_turn_timer_plays_for_an_idle_player_and_says_so(discord_env: Disc
     notice = await idle.person.wait_message(table.channel, lambda m: "ran out of time" in m.content, timeout=10)
     waited = time.monotonic() - began
     assert 4.0 <= waited <= 8.0, waited
-    assert notice.content.startswith(f"{idle.name} ran out of time; played for them: ")
+    assert strip_isolates(notice.content).startswith(f"{idle.name} ran out of time; played for them: ")
     rows = table.query("SELECT auto, action, by_user_id FROM actions WHERE table_id = ? ORDER BY hand_no, idx",
                        (table.table_id(),))
     assert len(rows) == 1 and rows[0]["auto"] == 1 and rows[0]["by_user_id"] is None

@@ -45,6 +45,7 @@ def test_missing_token_is_a_clear_error() -> None:
         ("AI_WORKERS", "99"),
         ("LOG_LEVEL", "LOUD"),
         ("DATABASE_URL", "mysql://user:pw@host/db"),
+        ("TABLE_PICTURES", "maybe"),
     ],
 )
 def test_bad_values_name_the_setting_not_the_value(name: str, value: str) -> None:
@@ -61,3 +62,12 @@ def test_env_example_documents_every_setting() -> None:
     read = set(re.findall(r'env\.get\("([A-Z_]+)"', source)) | set(re.findall(r'_int\(env, "([A-Z_]+)"', source))
     documented = set(re.findall(r"^([A-Z_]+)=", example, flags=re.M))
     assert read and read <= documented, read - documented
+
+
+def test_table_pictures_can_be_limited_or_turned_off() -> None:
+    """Issue 10: the table message's picture by default; ``all`` adds private views, ``0`` is text only."""
+    assert load_settings({"DISCORD_TOKEN": "t"}).table_pictures == "channel"
+    assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "1"}).table_pictures == "channel"
+    assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "all"}).table_pictures == "all"
+    assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "0"}).table_pictures == "off"
+    assert "table_pictures='off'" in repr(load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "off"}))

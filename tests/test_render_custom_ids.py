@@ -104,3 +104,22 @@ def test_templates_work_as_dynamic_items() -> None:
     match = pattern.fullmatch(encode_action_id("55", 2, (1, 9), Action(2, ActionType.DOUBLE, locked=True)))
     assert match is not None
     assert match["table"] == "55" and match["action"] == "dL" and match["index"] == "9"
+
+
+def test_lobby_ids_round_trip_and_every_number_is_range_checked() -> None:
+    """Lobby buttons (issue 10): join a team or seat, leave, bots of a level, start."""
+    from baloot.render import CustomIdError, LobbyId, decode_lobby_id
+    from baloot.render.custom_ids import BOT_LEVEL_NAMES
+    from baloot.tables import BOT_LEVELS
+
+    assert tuple(BOT_LEVEL_NAMES) == tuple(BOT_LEVELS)
+    for lobby in (LobbyId("12", "join", team=1), LobbyId("12", "join", seat=3), LobbyId("12", "join"),
+                  LobbyId("12", "leave"), LobbyId("12", "bots", level="hard"), LobbyId("12", "start")):
+        assert decode_lobby_id(lobby.encode()) == lobby
+    for bad in ("bl:12:lobby:join:t3", "bl:12:lobby:join:t0", "bl:12:lobby:join:s5", "bl:12:lobby:join:s0",
+                "bl:12:lobby:join:s99999999", "bl:12:lobby:bots:insane", "bl:12:lobby:start:s1",
+                "bl:12:lobby:leave:t1", "bl:12:lobby:dance", "bl:12:lobby:join:"):
+        with pytest.raises(CustomIdError):
+            decode_lobby_id(bad)
+    with pytest.raises(CustomIdError):
+        LobbyId("12", "join", seat=4).encode()

@@ -10,8 +10,10 @@ from render_helpers import table_payload
 
 from baloot import ActionType, Match, Phase, Rules, replay_summary
 from baloot.i18n import t
+from baloot.i18n.direction import rtl, strip_isolates
 from baloot.record import hand_summary
 from baloot.render import TableInfo, check_limits, render_score_sheet
+from baloot.render.text import team_name
 from baloot.scoring import GAHWA
 from baloot.summary import summarize_match
 
@@ -72,7 +74,8 @@ def test_breakdown_matches_the_replay_summary_for_every_hand() -> None:
             assert numbers(result["Hand score"]) == summary["score"]
             assert numbers(result[f"Match score after hand {i + 1}"]) == running
             winner = hand.result.winner if hand.result else None
-            assert f"Team {winner + 1 if winner is not None else 0}" in result["Winner"]
+            # issue 10: teams by their players' names instead of "Team n"
+            assert team_name(INFO, winner if winner is not None else 0, "en") in result["Winner"]
         assert running == list(match.score) or match.hands[-1].level == GAHWA
 
 
@@ -82,9 +85,9 @@ def test_match_end_shows_winner_and_every_hand_and_drops_the_button() -> None:
     assert final["components"] == []
     sheet = final["embeds"][-1]
     assert match.winner is not None
-    assert sheet["title"] == t("match.winner_title", "ar", team=t("team.number", "ar", n=match.winner + 1))
+    assert sheet["title"] == rtl(t("match.winner_title", "ar", team=team_name(INFO, match.winner, "ar")))
     assert f"{match.score[0]} – {match.score[1]}" in sheet["description"]
-    rows = [line for line in sheet["description"].splitlines() if line.startswith("**")]
+    rows = [line for line in strip_isolates(sheet["description"]).splitlines() if line.startswith("**")]
     assert len(rows) == len(match.hands)
     for earlier in ends[:-1]:
         assert earlier["components"][0]["components"][0]["custom_id"] == "bl:987654321:mine"
@@ -125,4 +128,5 @@ def test_score_sheet_midway_marks_the_hand_in_play() -> None:
     while hand.phase == Phase.BIDDING:
         match.apply(rng.choice(hand.legal_actions()))
     empty = Match()
-    assert render_score_sheet(INFO, summarize_match(empty), "ar")["embeds"][0]["description"] == t("sheet.empty", "ar")
+    assert strip_isolates(render_score_sheet(INFO, summarize_match(empty), "ar")["embeds"][0]["description"]) == t(
+        "sheet.empty", "ar")

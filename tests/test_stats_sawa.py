@@ -13,6 +13,7 @@ from stats_helpers import kaboot_match, store_match
 from test_engine_sawa import SUN_LOSES_FIRST, SUN_LOSES_FIRST_TRICKS
 
 from baloot import Match, Rules
+from baloot.i18n.direction import strip_isolates
 from baloot.render import check_limits
 from baloot.render.stats import render_stats_card
 from baloot.stats import StatsRecorder, StatsService, match_facts, seat_tally
@@ -96,5 +97,5 @@ def test_stats_card_shows_the_claims(locale: str, words: str) -> None:
     totals = PlayerTotals(1, 42, Tally(matches=3, wins=2, hands=20, sawas=5), None, None, 0, None, None, NOW)
     payload = render_stats_card(totals, locale)
     check_limits(payload)
-    (field,) = [f for f in payload["embeds"][0]["fields"] if f["name"] == words]
+    (field,) = [f for f in payload["embeds"][0]["fields"] if strip_isolates(f["name"]) == words]
     assert "5" in field["value"]

@@ -69,6 +69,7 @@ _GAME: Final = {
     "seat.number": "المقعد {n}",
     "seat.empty": "(مقعد فارغ)",
     "seat.bot": "{name} (آلي)",
+    "bot.name": "بوت {n}",
     "seat.away": "{name} (غائب)",
     "team.number": "الفريق {n}",
     "team.us": "لنا",
@@ -85,6 +86,7 @@ _TABLE: Final = {
     "table.dealer": "الموزّع",
     "table.up_card": "الورقة المكشوفة",
     "table.bids": "الشراء",
+    "table.round_two": "**— الدور الثاني —**",
     "table.no_bids": "لا شراء بعد.",
     "table.contract": "نوع اللعب",
     "table.contract_by": "{contract} — {name}",
@@ -101,7 +103,8 @@ _TABLE: Final = {
     "table.trick_empty": "{name} يبدأ اللعب.",
     "table.last_trick": "الأكلة السابقة — أخذها {name}",
     "table.tricks": "الأكلات والنقاط",
-    "table.tricks_line": "{team}: {tricks} أكلات، {points} نقطة",
+    "table.tricks_line": "{team}: {tricks}، {points}",
+    "table.winning": "الأكلة حتى الآن لـ{name}",
     "table.turn": "الدور",
     "table.turn_line": "الدور على **{name}** — {deadline}",
     "table.turn_no_deadline": "الدور على **{name}**",
@@ -133,6 +136,7 @@ _TABLE: Final = {
     "result.rule.own": "×1: كل فريق يسجّل أبناطه.",
     "result.rule.lost": "×1: خسر المشتري، فيأخذ {team} الـ{total} كلها مع كل المشاريع.",
     "result.rule.multiplied": "×{factor} ({level}): الفائز يأخذ {total} × {factor}، والمشاريع × {pfactor}.",
+    "result.rule.multiplied_plain": "×{factor} ({level}): الفائز يأخذ {total} × {factor}.",
     "result.rule.kaboot": "{kaboot}: {base} × {factor}، مع مشاريع الفريق وبلوته.",
     "result.rule.gahwa": "{gahwa}: الفائز بهذه الجولة يفوز بالصكة.",
     "result.score": "نتيجة الجولة",
@@ -146,7 +150,7 @@ _TABLE: Final = {
     "sheet.total": "المجموع",
     "sheet.thrown_in": "ملغاة",
     "sheet.in_play": "جارية",
-    "sheet.earlier": "… {count} جولات سابقة",
+    "sheet.earlier": "… {count} سابقة",
     "sheet.row": "**{n}.** {contract} — {a} : {b}  ({ta} : {tb})",
     "sheet.header": "{a} : {b}",
     "sheet.empty": "لم تُلعب أي جولة بعد.",
@@ -160,6 +164,10 @@ _TABLE: Final = {
     "hand.over": "انتهت الجولة.",
     "hand.team": "فريقك: {team}",
     "hand.partner": "شريكك: {name}",
+    "lobby.join_team": "انضم للفريق {n}",
+    "lobby.leave": "مغادرة",
+    "lobby.bots": "أضف بوتات ({level})",
+    "lobby.start": "ابدأ",
     "button.my_hand": "ورقي",
 }
 
@@ -221,7 +229,7 @@ _ERRORS: Final = {
 
 _NOTICES: Final = {
     "notice.dms_closed": "لا أستطيع مراسلتك على الخاص، فالعب بزر «ورقي» في رسالة الطاولة.",
-    "notice.reminder": "{name}، بقي {seconds} ثانية على دورك — {deadline}.",
+    "notice.reminder": "{name}، بقي {seconds} على دورك — {deadline}.",
     "notice.timed_out": "انتهى وقت {name}؛ لُعب عنه: {action}.",
     "notice.away": "{name} غائب؛ يُلعب عنه تلقائيًا حتى يعود.",
     "notice.back": "عاد {name}.",
@@ -234,6 +242,8 @@ _NOTICES: Final = {
     "notice.ended": "أغلق {name} الطاولة.",
     "notice.vote_end": "{name} صوّت لإنهاء الطاولة ({votes} من {needed}).",
     "notice.language_set": "صارت اللغة العربية.",
+    "notice.ping": "{mention}، دورك في البلوت {deadline}",
+    "notice.bots_added": "جلست البوتات في المقاعد الفارغة: {seated} من 4 جالسون.",
     "notice.acted": "{name}: {action}",
 }
 

@@ -28,7 +28,7 @@ _COMMANDS: Final = {
     "cmd.end.name": "إنهاء",
     "cmd.end.desc": "أنهِ هذه الطاولة (صاحبها أو مشرف أو بتصويت اللاعبين)",
     "cmd.language.name": "اللغة",
-    "cmd.language.desc": "اختر لغة هذه الطاولة أو الخادم",
+    "cmd.language.desc": "اختر لغة هذه الطاولة أو الخادم أو لغتك أنت",
     "cmd.fill.name": "بوتات",
     "cmd.fill.desc": "املأ المقاعد الفارغة بلاعبين آليين",
     "opt.seat.name": "المقعد",
@@ -42,7 +42,7 @@ _COMMANDS: Final = {
     "opt.language.name": "اللغة",
     "opt.language.desc": "اللغة المستخدمة",
     "opt.scope.name": "النطاق",
-    "opt.scope.desc": "هذه الطاولة فقط أو الخادم كله (للمشرفين)",
+    "opt.scope.desc": "هذه الطاولة أو الخادم كله (للمشرفين) أو أنا فقط",
     "opt.level.name": "المستوى",
     "opt.level.desc": "مستوى لعب البوتات",
     "opt.ashkal_on_ace.name": "أشكل_على_الإكة",
@@ -66,11 +66,50 @@ _COMMANDS: Final = {
     "choice.language.en": "English (الإنجليزية)",
     "choice.language.ar": "العربية",
     "choice.scope.table": "هذه الطاولة",
+    "choice.scope.me": "أنا فقط (أوراقي والردود والمساعدة)",
     "choice.scope.server": "الخادم كله",
     "choice.level.easy": "سهل",
     "choice.level.normal": "عادي",
     "choice.level.hard": "صعب",
 }
+
+def _table(rows: tuple[tuple[str, ...], ...], first: int, widths: tuple[int, ...]) -> str:
+    """A right-to-left table for a code block: one row per line, the label first (rightmost).
+
+    Each line is read right to left (the renderer wraps Arabic lines in RLI … PDI,
+    :mod:`baloot.i18n.direction`): the label, then each column. Labels are padded
+    after (to their left), values before, so each value sits under its column's
+    heading; no line ends in spaces (UAX #9 L1 would move them).
+    """
+    lines = []
+    for label, *values in rows:
+        cells = [label.ljust(first) if values else label]
+        cells += [v.rjust(w) for v, w in zip(values, widths, strict=False)]
+        lines.append("".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+# R1.1 card values, one row per card in trump order: the card, in Hokum's trump, otherwise (and Sun).
+_VALUES: Final = (
+    ("الورقة", "حكم", "غيره"),
+    ("ولد", "20", "2"),
+    ("9", "14", "0"),
+    ("إكة", "11", "11"),
+    ("10", "10", "10"),
+    ("شايب", "4", "4"),
+    ("بنت", "3", "3"),
+    ("8", "0", "0"),
+    ("7", "0", "0"),
+)
+# R6.1 project values in game points: Hokum, Sun.
+_PROJECTS: Final = (
+    ("المشروع", "حكم", "صن"),
+    ("سرا: 3 متتالية", "2", "4"),
+    ("خمسين: 4 متتالية", "5", "10"),
+    ("مية: 5 متتالية أو", "10", "20"),
+    ("  أربع 10/ولد/بنت/شايب",),
+    ("أربعمية: أربع إكك", "-", "40"),
+)
 
 _RULES: Final = {
     "rules.title": "البلوت — القوانين باختصار",
@@ -105,23 +144,12 @@ _RULES: Final = {
     ),
     "rules.values.name": "قيم الأوراق",
     "rules.values.value": (
-        "```\n"
-        "الورقة  J  9  A 10  K  Q  8  7\n"
-        "حكم    20 14 11 10  4  3  0  0\n"
-        "غيره    2  0 11 10  4  3  0  0\n"
-        "```\n"
+        "```\n" + _table(_VALUES, 7, (4, 6)) + "\n```\n"
         "ترتيب الحكم: ولد، 9، إكة، 10، شايب، بنت، 8، 7. غيره وفي الصن: إكة، 10، شايب، بنت، ولد، 9، 8، 7."
     ),
     "rules.projects.name": "المشاريع (تُعلن في الأكلة الأولى)",
     "rules.projects.value": (
-        "```\n"
-        "المشروع                    حكم   صن\n"
-        "سرا: 3 متتالية               2    4\n"
-        "خمسين: 4 متتالية             5   10\n"
-        "مية: 5 متتالية أو            10   20\n"
-        "  أربع 10/ولد/بنت/شايب\n"
-        "أربعمية: أربع إكك            -   40\n"
-        "```\n"
+        "```\n" + _table(_PROJECTS, 22, (4, 5)) + "\n```\n"
         "التسلسل: إكة شايب بنت ولد 10 9 8 7. أربع إكك في الحكم مية. لا يسجّل المشاريع إلا الفريق "
         "صاحب المشروع الأقوى. **بلوت**: الشايب والبنت من الحكم في يد واحدة، 2 بنط ولا يُضاعف."
     ),

@@ -76,6 +76,7 @@ _GAME: Final = {
     "seat.number": "Seat {n}",
     "seat.empty": "(empty seat)",
     "seat.bot": "{name} (bot)",
+    "bot.name": "Bot {n}",
     "seat.away": "{name} (away)",
     "team.number": "Team {n}",
     "team.us": "Us",
@@ -92,6 +93,7 @@ _TABLE: Final = {
     "table.dealer": "Dealer",
     "table.up_card": "Up card",
     "table.bids": "Bids",
+    "table.round_two": "**— Round 2 —**",
     "table.no_bids": "No bids yet.",
     "table.contract": "Contract",
     "table.contract_by": "{contract} — {name}",
@@ -108,7 +110,8 @@ _TABLE: Final = {
     "table.trick_empty": "{name} to lead.",
     "table.last_trick": "Last trick — {name} took it",
     "table.tricks": "Tricks and card points",
-    "table.tricks_line": "{team}: {tricks} tricks, {points} points",
+    "table.tricks_line": "{team}: {tricks}, {points}",
+    "table.winning": "Winning the trick: {name}",
     "table.turn": "Turn",
     "table.turn_line": "**{name}** to act — {deadline}",
     "table.turn_no_deadline": "**{name}** to act",
@@ -141,6 +144,7 @@ _TABLE: Final = {
     "result.rule.own": "×1: each team scores its own game points.",
     "result.rule.lost": "×1: the declarers lost, so {team} take all {total} and every project.",
     "result.rule.multiplied": "×{factor} ({level}): the winner takes {total} × {factor}, projects × {pfactor}.",
+    "result.rule.multiplied_plain": "×{factor} ({level}): the winner takes {total} × {factor}.",
     "result.rule.kaboot": "{kaboot}: {base} × {factor}, plus the team's own projects and Baloot.",
     "result.rule.gahwa": "{gahwa}: the winner of this hand wins the match.",
     "result.score": "Hand score",
@@ -155,7 +159,7 @@ _TABLE: Final = {
     "sheet.total": "Total",
     "sheet.thrown_in": "thrown in",
     "sheet.in_play": "in play",
-    "sheet.earlier": "… {count} earlier hands",
+    "sheet.earlier": "… {count} earlier",
     "sheet.row": "**{n}.** {contract} — {a} : {b}  ({ta} : {tb})",
     "sheet.header": "{a} : {b}",
     "sheet.empty": "No hand has been played yet.",
@@ -170,6 +174,10 @@ _TABLE: Final = {
     "hand.over": "The hand is over.",
     "hand.team": "Your team: {team}",
     "hand.partner": "Partner: {name}",
+    "lobby.join_team": "Join team {n}",
+    "lobby.leave": "Leave",
+    "lobby.bots": "Add bots ({level})",
+    "lobby.start": "Start",
     "button.my_hand": "My hand",
 }
 
@@ -233,7 +241,7 @@ _ERRORS: Final = {
 
 _NOTICES: Final = {
     "notice.dms_closed": "I cannot send you direct messages, so play with the “My hand” button on the table message.",
-    "notice.reminder": "{name}, {seconds} seconds left to act — {deadline}.",
+    "notice.reminder": "{name}, {seconds} left to act — {deadline}.",
     "notice.timed_out": "{name} ran out of time; played for them: {action}.",
     "notice.away": "{name} is away; their turns are played automatically until they act.",
     "notice.back": "{name} is back.",
@@ -246,6 +254,8 @@ _NOTICES: Final = {
     "notice.ended": "The table was closed by {name}.",
     "notice.vote_end": "{name} votes to end the table ({votes} of {needed}).",
     "notice.language_set": "Language set to English.",
+    "notice.ping": "{mention}, your turn at the Baloot table {deadline}",
+    "notice.bots_added": "Bots took the empty seats: {seated} of 4 seated.",
     "notice.acted": "{name}: {action}",
 }
 

@@ -19,10 +19,13 @@ from __future__ import annotations
 from .adapt import table_info_from
 from .custom_ids import (
     ACTION_ID_TEMPLATE,
+    LOBBY_ID_TEMPLATE,
     TABLE_ID_TEMPLATE,
     ActionId,
     CustomIdError,
+    LobbyId,
     decode_action_id,
+    decode_lobby_id,
     decode_table_id,
     encode_action_id,
     encode_table_id,
@@ -35,15 +38,18 @@ from .table import render_lobby, render_table
 
 __all__ = [
     "ACTION_ID_TEMPLATE",
+    "LOBBY_ID_TEMPLATE",
     "TABLE_ID_TEMPLATE",
     "ActionId",
     "CustomIdError",
     "LimitError",
+    "LobbyId",
     "Notice",
     "Payload",
     "TableInfo",
     "check_limits",
     "decode_action_id",
+    "decode_lobby_id",
     "decode_table_id",
     "encode_action_id",
     "encode_table_id",

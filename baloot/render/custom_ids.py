@@ -17,6 +17,10 @@ An action button's id is ``bl:{table}:{seat}:{hand}:{index}:{code}``:
 A table button (on the channel message) is ``bl:{table}:{kind}`` with kind
 ``mine`` ("My hand").
 
+A lobby button (issue 10) is ``bl:{table}:lobby:{op}`` or ``bl:{table}:lobby:{op}:{arg}``:
+``join`` (``arg`` ``t1``/``t2`` a team, ``s1``–``s4`` a seat, none: the first free seat),
+``leave``, ``bots`` (``arg`` the level) and ``start``. Every number is range-checked.
+
 The cogs make these ``discord.ui.DynamicItem``s with templates
 :data:`ACTION_ID_TEMPLATE` and :data:`TABLE_ID_TEMPLATE` (matched with
 ``fullmatch``, as discord.py does).
@@ -43,6 +47,14 @@ ACTION_ID_TEMPLATE: Final = (
 TABLE_BUTTONS: Final = ("mine",)
 TABLE_ID_TEMPLATE: Final = rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):(?P<kind>{'|'.join(TABLE_BUTTONS)})"
 """The DynamicItem template of a table button (named groups: table, kind)."""
+LOBBY_OPS: Final = ("join", "leave", "bots", "start")
+BOT_LEVEL_NAMES: Final = ("easy", "normal", "hard")
+"""The bot levels a lobby button may name (``baloot.tables.BOT_LEVELS``; a test checks they agree)."""
+LOBBY_ID_TEMPLATE: Final = (
+    rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):lobby:(?P<op>{'|'.join(LOBBY_OPS)})(?::(?P<arg>[a-z0-9]{{1,8}}))?"
+)
+"""The DynamicItem template of a lobby button (named groups: table, op, arg)."""
+_LOBBY_RE: Final = re.compile(LOBBY_ID_TEMPLATE)
 _ACTION_RE: Final = re.compile(ACTION_ID_TEMPLATE)
 _TABLE_RE: Final = re.compile(TABLE_ID_TEMPLATE)
 _TABLE_ONLY_RE: Final = re.compile(TABLE_ID_PATTERN)
@@ -163,3 +175,53 @@ def decode_table_id(custom_id: str) -> tuple[str, str]:
     if match is None:
         raise CustomIdError(f"{str(custom_id)[:120]!r} is not a Baloot table button id")
     return match["table"], match["kind"]
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyId:
+    """A lobby button: ``op`` with its seat (0–3), team (0–1) or bot level."""
+
+    table_id: str
+    op: str
+    seat: int | None = None
+    team: int | None = None
+    level: str | None = None
+
+    def encode(self) -> str:
+        """The custom_id (see the module docstring)."""
+        _check_table_id(self.table_id)
+        if self.op not in LOBBY_OPS:
+            raise CustomIdError(f"unknown lobby button {self.op!r}")
+        arg = None
+        if self.seat is not None:
+            if not 0 <= self.seat <= 3:
+                raise CustomIdError(f"seat {self.seat} out of range")
+            arg = f"s{self.seat + 1}"
+        elif self.team is not None:
+            if self.team not in (0, 1):
+                raise CustomIdError(f"team {self.team} out of range")
+            arg = f"t{self.team + 1}"
+        elif self.level is not None:
+            if self.level not in BOT_LEVEL_NAMES:
+                raise CustomIdError(f"unknown bot level {self.level!r}")
+            arg = self.level
+        return f"{PREFIX}:{self.table_id}:lobby:{self.op}" + ("" if arg is None else f":{arg}")
+
+
+def decode_lobby_id(custom_id: str) -> LobbyId:
+    """The lobby button of ``custom_id``; :class:`CustomIdError` if malformed or out of range."""
+    match = _LOBBY_RE.fullmatch(custom_id) if isinstance(custom_id, str) else None
+    if match is None:
+        raise CustomIdError(f"{str(custom_id)[:120]!r} is not a Baloot lobby button id")
+    op, arg = match["op"], match["arg"]
+    if arg is None:
+        return LobbyId(match["table"], op)
+    if op == "join" and arg[0] in "st" and arg[1:].isdigit():
+        n = int(arg[1:])
+        if arg[0] == "s" and 1 <= n <= 4:
+            return LobbyId(match["table"], op, seat=n - 1)
+        if arg[0] == "t" and 1 <= n <= 2:
+            return LobbyId(match["table"], op, team=n - 1)
+    if op == "bots" and arg in BOT_LEVEL_NAMES:
+        return LobbyId(match["table"], op, level=arg)
+    raise CustomIdError(f"{custom_id[:120]!r}: {arg!r} is not a valid choice for {op}")

@@ -14,6 +14,8 @@ from ..actions import Action, ActionType
 from ..cards import Card, mask_of
 from ..hand import Phase
 from ..i18n import resolve_locale, t
+from ..i18n.direction import orient_payload
+from ..i18n.plural import count
 from ..projects import Project, best_projects
 from ..view import SeatView
 from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, balanced_rows, button, rows
@@ -135,7 +137,8 @@ def hand_embed(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> di
          None if last is None else trick_lines(last, info, locale), True),
         (t("table.tricks", locale), None if view.phase < Phase.PLAYING else "\n".join(
             t("table.tricks_line", locale, team=team_name(info, team, locale, viewer=seat),
-              tricks=view.tricks_won[team], points=view.card_points[team]) for team in (us, them)), False),
+              tricks=count("tricks", view.tricks_won[team], locale),
+              points=count("points", view.card_points[team], locale)) for team in (us, them)), False),
         (t("table.match_score", locale), "\n".join(
             t("table.score_line", locale, team=team_name(info, team, locale, viewer=seat),
               points=view.match_score[team] + (view.hand_score or (0, 0))[team]) for team in (us, them)), True),
@@ -162,9 +165,9 @@ def render_hand(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> P
     the version ``(hand_no, len(view.history))`` (see :mod:`.custom_ids`).
     """
     loc = resolve_locale(locale)
-    return {
+    return orient_payload({
         "content": "",
         "embeds": [hand_embed(info, view, hand_no, loc)],
         "components": hand_components(info, view, hand_no, loc) if view.phase != Phase.FINISHED else [],
         "allowed_mentions": NO_MENTIONS,
-    }
+    }, loc)

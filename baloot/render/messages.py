@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..i18n import error_text, resolve_locale, t
+from ..i18n.direction import orient_payload
 from ..rules import Rules
 from ..summary import MatchSummary
 from .limits import CONTENT, clip
@@ -30,32 +31,39 @@ def render_rules(locale: str, rules: Rules | None = None) -> Payload:
             for s in RULE_SECTIONS
         ],
     }
-    return {"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}
+    return orient_payload({"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}, loc)
 
 
-def render_score_sheet(info: TableInfo, sheet: MatchSummary, locale: str | None = None) -> Payload:
-    """The score sheet of every hand (``/baloot score``), the winner once the match is over (R8)."""
+def render_score_sheet(info: TableInfo, sheet: MatchSummary, locale: str | None = None,
+                       viewer: int | None = None) -> Payload:
+    """The score sheet of every hand (``/baloot score``), the winner once the match is over (R8).
+
+    ``viewer``: the seat of a seated reader, whose sheet says ``Us``/``Them`` (لنا / لهم).
+    """
     loc = resolve_locale(locale if locale is not None else info.language)
-    return {"content": "", "embeds": [sheet_embed(info, sheet, loc)], "components": [],
-            "allowed_mentions": NO_MENTIONS}
+    return orient_payload({"content": "", "embeds": [sheet_embed(info, sheet, loc, viewer=viewer)], "components": [],
+                           "allowed_mentions": NO_MENTIONS}, loc)
 
 
 def render_notice(info: TableInfo, notice: Notice, locale: str | None = None) -> Payload:
     """A one-line message (timeout, away/back, table resumed, DMs closed, joins...)."""
     loc = resolve_locale(locale if locale is not None else info.language)
-    return _content(notice_text(notice, info, loc) or "")
+    return _content(notice_text(notice, info, loc) or "", loc)
 
 
 def render_text(key: str, locale: str, **params: object) -> Payload:
     """A catalog text as a message (a private reply such as ``error.no_table``)."""
-    return _content(t(key, resolve_locale(locale), **params))
+    loc = resolve_locale(locale)
+    return _content(t(key, loc, **params), loc)
 
 
 def render_error(exc: BaseException, locale: str) -> Payload:
     """The private reply for a refused action or command (engine or table-service error)."""
-    return _content(error_text(exc, resolve_locale(locale)))
+    loc = resolve_locale(locale)
+    return _content(error_text(exc, loc), loc)
 
 
-def _content(text: str) -> Payload:
-    """A message of one text, clipped to Discord's limit."""
-    return {"content": clip(text, CONTENT), "components": [], "allowed_mentions": NO_MENTIONS}
+def _content(text: str, locale: str) -> Payload:
+    """A message of one text, clipped to Discord's limit, oriented for a right-to-left locale."""
+    return orient_payload({"content": clip(text, CONTENT), "components": [], "allowed_mentions": NO_MENTIONS},
+                          locale)

@@ -13,7 +13,9 @@ from ..actions import Action
 
 Payload: TypeAlias = dict[str, Any]
 """A message body: ``content``, ``embeds`` (list of embed dicts), ``components``
-(list of action rows), ``allowed_mentions``; the cogs turn it into discord objects."""
+(list of action rows), ``allowed_mentions``, and optionally ``files`` (a list of
+(filename, bytes) uploaded with it, replacing the earlier ones on an edit); the
+cogs turn it into discord objects."""
 
 NAME_LIMIT = 32
 """Display names are cut to this many characters (Discord's nickname limit)."""

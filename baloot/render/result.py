@@ -5,31 +5,36 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..i18n import t
+from ..i18n.direction import is_rtl
+from ..i18n.plural import count
 from ..scoring import GAHWA, HOKUM_TOTAL, KABOOT_HOKUM, KABOOT_SUN, SUN_TOTAL
 from ..summary import HandSummary, MatchSummary
 from ..view import PublicView
 from .limits import DESCRIPTION, FIELD_VALUE, clip
 from .model import TableInfo
-from .text import cards_text, contract_text, level_text, project_name, seat_name, sort_cards
+from .text import cards_text, contract_text, level_text, project_name, seat_name, sort_cards, team_name
 
 GOLD: Final = 0xF1C40F
 GREEN: Final = 0x2ECC71
 
 
-def team_label(team: int, locale: str) -> str:
-    return t("team.number", locale, n=team + 1)
+def team_label(info: TableInfo, team: int, locale: str, viewer: int | None = None) -> str:
+    """A team by its players' names (``Ali & Omar``), or ``Us``/``Them`` for a seat's own view (issue 10)."""
+    return team_name(info, team, locale, viewer=viewer)
 
 
-def pair_lines(values: list[int] | tuple[int, int], locale: str) -> str:
-    """``Team 1: 45`` and ``Team 2: 30`` on two lines."""
-    return "\n".join(t("table.score_line", locale, team=team_label(i, locale), points=values[i]) for i in (0, 1))
+def pair_lines(info: TableInfo, values: list[int] | tuple[int, int], locale: str, viewer: int | None = None) -> str:
+    """``Ali & Omar: 45`` and ``Badr & Dana: 30`` on two lines (``Us``/``Them`` for a seat, us first)."""
+    order = (0, 1) if viewer is None or viewer & 1 == 0 else (1, 0)
+    return "\n".join(t("table.score_line", locale, team=team_label(info, i, locale, viewer), points=values[i])
+                     for i in order)
 
 
 def _field(name: str, value: str, inline: bool = False) -> dict[str, Any]:
     return {"name": name, "value": clip(value, FIELD_VALUE), "inline": inline}
 
 
-def _rule_line(hand: HandSummary, winner: int, locale: str) -> str:
+def _rule_line(info: TableInfo, hand: HandSummary, winner: int, locale: str) -> str:
     """How the hand's score was reached (R7): own points, all to the defenders, × level, kaboot, Gahwa."""
     level = hand.level or 1
     total = SUN_TOTAL if hand.sun else HOKUM_TOTAL
@@ -41,7 +46,9 @@ def _rule_line(hand: HandSummary, winner: int, locale: str) -> str:
     if level == 1:
         if winner == hand.declarers:
             return t("result.rule.own", locale)
-        return t("result.rule.lost", locale, team=team_label(winner, locale), total=total)
+        return t("result.rule.lost", locale, team=team_label(info, winner, locale), total=total)
+    if not hand.projects:  # issue 10: no "projects × 2" when nobody declared a project
+        return t("result.rule.multiplied_plain", locale, factor=level, level=level_text(level, locale), total=total)
     return t("result.rule.multiplied", locale, factor=level, level=level_text(level, locale),
              total=total, pfactor=hand.project_factor)
 
@@ -73,28 +80,29 @@ def breakdown_embed(
     if hand.baloot is not None:
         bonus[hand.baloot] += 2
         lines.append(t("result.baloot_line", locale, baloot=t("baloot", locale),
-                       team=team_label(hand.baloot, locale)))
+                       team=team_label(info, hand.baloot, locale)))
     game = hand.game_points
     converted = [game[0] - bonus[0], game[1] - bonus[1]]
     winner = hand.winner
     if hand.kaboot is not None:
-        winner_text = t("result.kaboot_line", locale, team=team_label(winner, locale), kaboot=t("kaboot", locale))
+        winner_text = t("result.kaboot_line", locale, team=team_label(info, winner, locale),
+                        kaboot=t("kaboot", locale))
     elif game[0] == game[1]:
         counting = hand.counting_team if hand.counting_team is not None else 1 - (hand.declarers or 0)
-        winner_text = t("result.winner_tie", locale, team=team_label(winner, locale),
+        winner_text = t("result.winner_tie", locale, team=team_label(info, winner, locale),
                         digit=hand.card_points[counting] % 10)
     else:
-        winner_text = t("result.winner_line", locale, team=team_label(winner, locale))
+        winner_text = t("result.winner_line", locale, team=team_label(info, winner, locale))
     after = sheet.score_after(index)
     fields = [
-        _field(t("result.card_points", locale), pair_lines(hand.card_points, locale), True),
-        _field(t("result.game_points", locale), pair_lines(converted, locale), True),
+        _field(t("result.card_points", locale), pair_lines(info, hand.card_points, locale), True),
+        _field(t("result.game_points", locale), pair_lines(info, converted, locale), True),
         _field(t("result.projects", locale), "\n".join(lines) or t("result.none", locale), False),
-        _field(t("result.total", locale), pair_lines(game, locale), True),
+        _field(t("result.total", locale), pair_lines(info, game, locale), True),
         _field(t("result.winner", locale), winner_text, False),
-        _field(t("result.multiplier", locale), _rule_line(hand, winner, locale), False),
-        _field(t("result.score", locale), pair_lines(hand.score, locale), True),
-        _field(t("result.match_score", locale, n=index + 1), pair_lines(after, locale), True),
+        _field(t("result.multiplier", locale), _rule_line(info, hand, winner, locale), False),
+        _field(t("result.score", locale), pair_lines(info, hand.score, locale), True),
+        _field(t("result.match_score", locale, n=index + 1), pair_lines(info, after, locale), True),
     ]
     claim = None if view is None else sawa_field(info, view, locale)
     if claim is not None:
@@ -112,7 +120,8 @@ def _sheet_contract(hand: HandSummary, locale: str) -> str:
     return text if level == 1 else f"{text} · {level_text(level, locale)}"
 
 
-def sheet_text(summary: MatchSummary, locale: str, budget: int = DESCRIPTION) -> str:
+def sheet_text(info: TableInfo, summary: MatchSummary, locale: str, budget: int = DESCRIPTION,
+               viewer: int | None = None) -> str:
     """The score sheet, one line per hand with running totals; the latest hands if it is long."""
     hands = summary.hands
     if not hands:
@@ -123,31 +132,33 @@ def sheet_text(summary: MatchSummary, locale: str, budget: int = DESCRIPTION) ->
         a, b = hand.score or (0, 0)
         ta, tb = ta + a, tb + b
         rows.append(t("sheet.row", locale, n=n, contract=_sheet_contract(hand, locale), a=a, b=b, ta=ta, tb=tb))
-    header = t("sheet.header", locale, a=team_label(0, locale), b=team_label(1, locale))
+    header = t("sheet.header", locale, a=team_label(info, 0, locale, viewer), b=team_label(info, 1, locale, viewer))
     points = f"{summary.score[0]} : {summary.score[1]}"
     total = t("table.score_line", locale, team=t("sheet.total", locale), points=points)
     kept: list[str] = []
-    size = len(header) + len(total) + 80
+    marks = 2 if is_rtl(locale) else 0  # each line gets RLI … PDI (baloot.i18n.direction)
+    size = len(header) + len(total) + 80 + 3 * marks
     for row in reversed(rows):
-        if size + len(row) + 1 > budget:
+        if size + len(row) + 1 + marks > budget:
             break
         kept.append(row)
-        size += len(row) + 1
+        size += len(row) + 1 + marks
     kept.reverse()
     lines = [header]
     if len(kept) < len(rows):
-        lines.append(t("sheet.earlier", locale, count=len(rows) - len(kept)))
+        lines.append(t("sheet.earlier", locale, count=count("hands", len(rows) - len(kept), locale)))
     return "\n".join([*lines, *kept, total])
 
 
-def sheet_embed(info: TableInfo, summary: MatchSummary, locale: str, budget: int = DESCRIPTION) -> dict[str, Any]:
+def sheet_embed(info: TableInfo, summary: MatchSummary, locale: str, budget: int = DESCRIPTION,
+                viewer: int | None = None) -> dict[str, Any]:
     """The score sheet of every hand, and the winner once the match is over (R8).
     """
     embed: dict[str, Any] = {"title": t("sheet.title", locale), "color": GREEN,
-                             "description": sheet_text(summary, locale, budget)}
+                             "description": sheet_text(info, summary, locale, budget, viewer)}
     winner = summary.winner
     if winner is not None:
-        embed["title"] = t("match.winner_title", locale, team=team_label(winner, locale))
+        embed["title"] = t("match.winner_title", locale, team=team_label(info, winner, locale))
         hands = summary.hands
         if hands and hands[-1].level == GAHWA and hands[-1].score is not None:
             line = t("match.gahwa_line", locale, gahwa=level_text(GAHWA, locale))

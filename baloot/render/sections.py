@@ -10,12 +10,16 @@ seat's view, the seat's own declared projects.
 from __future__ import annotations
 
 from ..actions import Action, ActionType
+from ..cards import Card
 from ..hand import Phase
 from ..i18n import t
+from ..i18n.plural import count
 from ..projects import Project
 from ..view import PublicView, SeatView, TrickView
 from .model import Notice, TableInfo
 from .text import (
+    PLAIN_RANKING,
+    TRUMP_RANKING,
     action_text,
     card_text,
     contract_text,
@@ -26,6 +30,9 @@ from .text import (
     seat_name,
     timestamp,
 )
+
+PLURAL_PARAMS = ("seconds",)
+"""Notice parameters that are counts, said in the locale's plural form (:func:`~baloot.i18n.plural.count`)."""
 
 View = PublicView | SeatView
 """What a section may be drawn from: the public view, or a seat's view for its own private message."""
@@ -45,18 +52,21 @@ def is_confirmation(bids: tuple[Action, ...], index: int) -> bool:
 
 
 def bid_lines(view: View, info: TableInfo, locale: str) -> str:
-    """Every bid in order, one per line: ``Ali: Pass``."""
+    """Every bid in order, one per line: ``Ali: Pass``; the start of round two marked (R3.2:
+    it comes after four passes in round one, R3.1 step A)."""
     if not view.bids:
         return t("table.no_bids", locale)
-    return "\n".join(
-        t(
+    lines = []
+    for i, a in enumerate(view.bids):
+        if i == 4 and all(b.type is ActionType.PASS for b in view.bids[:4]):
+            lines.append(t("table.round_two", locale))
+        lines.append(t(
             "action.by",
             locale,
             name=seat_name(info, a.seat, locale),
             action=action_text(a, locale, confirming=is_confirmation(view.bids, i)),
-        )
-        for i, a in enumerate(view.bids)
-    )
+        ))
+    return "\n".join(lines)
 
 
 def contract_line(view: View, info: TableInfo, locale: str) -> str | None:
@@ -128,6 +138,31 @@ def trick_lines(trick: TrickView, info: TableInfo, locale: str) -> str:
     )
 
 
+def winning_seat(trick: TrickView, trump: int | None) -> int | None:
+    """Who holds the trick so far (R5): the highest trump, else the highest card of the suit led (R1.1)."""
+    if not trick.cards:
+        return None
+    led = trick.cards[0][1].suit
+
+    def strength(card: Card) -> tuple[int, int]:
+        if trump is not None and card.suit == trump:
+            return (2, -TRUMP_RANKING.index(card.rank))
+        if card.suit == led:
+            return (1, -PLAIN_RANKING.index(card.rank))
+        return (0, 0)
+
+    return max(trick.cards, key=lambda played: strength(played[1]))[0]
+
+
+def winning_line(view: View, info: TableInfo, locale: str) -> str | None:
+    """``Winning the trick: Ali`` while a trick is being played."""
+    trick = view.current_trick
+    if trick is None:
+        return None
+    seat = winning_seat(trick, view.trump if view.contract == "hokum" else None)
+    return None if seat is None else t("table.winning", locale, name=seat_name(info, seat, locale))
+
+
 def last_trick(view: View) -> TrickView | None:
     return view.tricks[-1] if view.tricks else None
 
@@ -153,6 +188,10 @@ def notice_text(notice: Notice | None, info: TableInfo, locale: str) -> str | No
         return None
     params: dict[str, object] = {k: (escape(v) if isinstance(v, str) and not v.startswith("<") else v)
                                  for k, v in notice.params}
+    for word in PLURAL_PARAMS:
+        value = params.get(word)
+        if isinstance(value, int):
+            params[word] = count(word, value, locale)
     if notice.seat is not None:
         params["name"] = seat_name(info, notice.seat, locale)
     if notice.action is not None:

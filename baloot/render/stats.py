@@ -14,10 +14,12 @@ DynamicItem template).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from ..i18n import resolve_locale, t
+from ..i18n.direction import orient_payload
 from ..storage.stats_rows import (
     BoardSort,
     HistoryEntry,
@@ -30,7 +32,7 @@ from .components import button, rows
 from .limits import CONTENT, DESCRIPTION, clip
 from .model import Payload
 from .table import NO_MENTIONS
-from .text import timestamp
+from .text import display_name, timestamp
 
 GOLD: Final = 0xF1C40F
 _SORTS: Final = "|".join(s.value for s in BoardSort)
@@ -65,9 +67,17 @@ class BoardId:
                    found["dir"])
 
 
-def mention(user_id: int | None, loc: str) -> str:
-    """A player as a mention, or the word for a bot seat."""
-    return t("stats.history.bot", loc) if user_id is None else f"<@{user_id}>"
+Names = Mapping[int, str]
+"""Stored display names by user id (``Storage.player_names``)."""
+
+
+def mention(user_id: int | None, loc: str, names: Names | None = None) -> str:
+    """A player by their stored display name (isolated, issue 10), else a mention; the word for a bot seat."""
+    if user_id is None:
+        return t("stats.history.bot", loc)
+    if names and user_id in names:
+        return display_name(names[user_id], loc)
+    return f"<@{user_id}>"
 
 
 def percent(part: int, whole: int) -> str:
@@ -84,13 +94,13 @@ def signed(change: float) -> str:
     return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "±0"
 
 
-def _board_line(page: LeaderboardPage, index: int, loc: str) -> str:
+def _board_line(page: LeaderboardPage, index: int, loc: str, names: Names | None = None) -> str:
     entry = page.entries[index]
     return t(
         f"stats.board.line.{page.sort.value}",
         loc,
         place=entry.place,
-        player=mention(entry.user_id, loc),
+        player=mention(entry.user_id, loc, names),
         rating=round(entry.rating) if entry.rating is not None else "–",
         wins=entry.wins,
         matches=entry.matches,
@@ -98,10 +108,11 @@ def _board_line(page: LeaderboardPage, index: int, loc: str) -> str:
     )
 
 
-def render_leaderboard(page: LeaderboardPage, server: ServerTally, locale: str) -> Payload:
+def render_leaderboard(page: LeaderboardPage, server: ServerTally, locale: str,
+                       names: Names | None = None) -> Payload:
     """A leaderboard page with the server's totals of the period; Previous/Next when there are more pages."""
     loc = resolve_locale(locale)
-    lines = [_board_line(page, i, loc) for i in range(len(page.entries))] or [t("stats.board.empty", loc)]
+    lines = [_board_line(page, i, loc, names) for i in range(len(page.entries))] or [t("stats.board.empty", loc)]
     head = t("stats.board.server", loc, matches=server.matches, hands=server.hands,
              sun=percent(server.sun_hands, server.hands), hokum=percent(server.hokum_hands, server.hands),
              kaboots=server.kaboots)
@@ -123,14 +134,15 @@ def render_leaderboard(page: LeaderboardPage, server: ServerTally, locale: str) 
             button(t("stats.button.previous", loc), ids[0].encode(), disabled=page.page == 0),
             button(t("stats.button.next", loc), ids[1].encode(), disabled=page.page >= page.pages - 1),
         ])
-    return {"content": "", "embeds": [embed], "components": components, "allowed_mentions": NO_MENTIONS}
+    return orient_payload({"content": "", "embeds": [embed], "components": components,
+                           "allowed_mentions": NO_MENTIONS}, loc)
 
 
 def _field(name_key: str, value: str, loc: str) -> dict[str, Any]:
     return {"name": t(name_key, loc), "value": value, "inline": False}
 
 
-def render_stats_card(totals: PlayerTotals, locale: str) -> Payload:
+def render_stats_card(totals: PlayerTotals, locale: str, names: Names | None = None) -> Payload:
     """A player's figures: rating, matches, hands, buying, Sun/Hokum, kaboots, Sawa, doubles, best partner."""
     loc = resolve_locale(locale)
     s = totals.tally
@@ -158,24 +170,25 @@ def render_stats_card(totals: PlayerTotals, locale: str) -> Payload:
         _field("stats.card.doubles.name", t("stats.card.doubles.value", loc, won=s.doubles_won, doubles=s.doubles,
                                             gahwa_won=s.gahwas_won, gahwa=s.gahwas), loc),
         _field("stats.card.partner.name",
-               t("stats.card.partner.value", loc, player=mention(partner.user_id, loc), wins=partner.wins,
+               t("stats.card.partner.value", loc, player=mention(partner.user_id, loc, names), wins=partner.wins,
                  matches=partner.matches) if partner is not None else t("stats.card.partner.none", loc), loc),
     ]
     embed = {
         "title": t("stats.card.title", loc),
         "description": "\n".join(
-            (mention(totals.user_id, loc), t("stats.card.last_played", loc, date=date(totals.last_played)))
+            (mention(totals.user_id, loc, names), t("stats.card.last_played", loc, date=date(totals.last_played)))
         ),
         "color": GOLD,
         "fields": fields,
     }
-    return {"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}
+    return orient_payload({"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}, loc)
 
 
-def _history_line(entry: HistoryEntry, loc: str) -> str:
+def _history_line(entry: HistoryEntry, loc: str, names: Names | None = None) -> str:
     team = entry.team
     partner = entry.users[(entry.seat + 2) % 4]
-    opponents = t("stats.history.and", loc).join(mention(entry.users[s], loc) for s in (1 - team, 3 - team))
+    opponents = t("stats.history.and", loc).join(
+        mention(entry.users[s], loc, names) for s in (1 - team, 3 - team))
     if entry.abandoned:
         result = t("stats.history.abandoned", loc)
     elif entry.left_early:
@@ -184,18 +197,19 @@ def _history_line(entry: HistoryEntry, loc: str) -> str:
         result = t("stats.history.won" if entry.won else "stats.history.lost", loc)
     change = f" · {signed(entry.rating_change)}" if entry.rating_change is not None else ""
     return t("stats.history.line", loc, match=entry.table_id, date=date(entry.finished_at), result=result,
-             us=entry.score[team], them=entry.score[1 - team], partner=mention(partner, loc),
+             us=entry.score[team], them=entry.score[1 - team], partner=mention(partner, loc, names),
              opponents=opponents, change=change)
 
 
-def render_history(user_id: int, entries: list[HistoryEntry], locale: str, record_command: str) -> Payload:
+def render_history(user_id: int, entries: list[HistoryEntry], locale: str, record_command: str,
+                   names: Names | None = None) -> Payload:
     """A player's latest matches, newest first, and how to get a match's record."""
     loc = resolve_locale(locale)
-    lines = [mention(user_id, loc), "", *(_history_line(e, loc) for e in entries), "",
+    lines = [mention(user_id, loc, names), "", *(_history_line(e, loc, names) for e in entries), "",
              t("stats.history.hint", loc, command=record_command)]
     embed = {"title": t("stats.history.title", loc), "description": clip("\n".join(lines), DESCRIPTION),
              "color": GOLD}
-    return {"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}
+    return orient_payload({"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}, loc)
 
 
 def record_filename(table_id: int) -> str:
@@ -206,4 +220,5 @@ def render_record(table_id: int, locale: str) -> Payload:
     """The message that carries a match's R10 record as a file (the cog attaches it)."""
     loc = resolve_locale(locale)
     text = t("stats.record.content", loc, match=table_id, file=record_filename(table_id))
-    return {"content": clip(text, CONTENT), "embeds": [], "components": [], "allowed_mentions": NO_MENTIONS}
+    return orient_payload({"content": clip(text, CONTENT), "embeds": [], "components": [],
+                           "allowed_mentions": NO_MENTIONS}, loc)

@@ -13,11 +13,13 @@ from typing import Any, Final
 from ..bidding import Outcome
 from ..hand import Phase
 from ..i18n import resolve_locale, t
+from ..i18n.direction import orient_payload
+from ..i18n.plural import count
 from ..rules import Rules
 from ..summary import MatchSummary
 from ..view import PublicView
-from .components import PRIMARY, button, rows
-from .custom_ids import encode_table_id
+from .components import PRIMARY, SECONDARY, SUCCESS, button, rows
+from .custom_ids import BOT_LEVEL_NAMES, LobbyId, encode_table_id
 from .limits import DESCRIPTION, EMBED_TOTAL, FIELD_VALUE, clip
 from .model import Payload, TableInfo
 from .result import breakdown_embed, pair_lines, sheet_embed, team_label
@@ -32,6 +34,7 @@ from .sections import (
     trick_lines,
     turn_line,
     up_card_text,
+    winning_line,
 )
 from .text import seat_name
 
@@ -49,7 +52,7 @@ def _field(name: str, value: str | None, inline: bool = False) -> dict[str, Any]
 def teams_text(info: TableInfo, locale: str) -> str:
     """``**Team 1**: Ali & Omar`` per team (seats 0/2 and 1/3, R1)."""
     return "\n".join(
-        t("table.team_line", locale, team=team_label(team, locale),
+        t("table.team_line", locale, team=t("team.number", locale, n=team + 1),
           a=seat_name(info, team, locale), b=seat_name(info, team + 2, locale))
         for team in (0, 1)
     )
@@ -62,7 +65,9 @@ def my_hand_components(info: TableInfo, locale: str) -> list[dict[str, Any]]:
 
 def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: int, locale: str) -> dict[str, Any]:
     """The state of hand ``index`` from its public view: seats, bids, contract, doubling, projects, tricks, turn."""
-    description = [t(f"table.phase.{int(view.phase)}", locale)]
+    # issue 10: whose turn it is and who holds the trick come first, where the eye lands.
+    description = [line for line in (turn_line(view, info, locale), winning_line(view, info, locale)) if line]
+    description.append(t(f"table.phase.{int(view.phase)}", locale))
     if view.outcome == Outcome.THROWN_IN:
         description.append(t("table.thrown_in", locale))
     elif view.outcome == Outcome.ANNULLED:
@@ -86,10 +91,10 @@ def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: i
             t("table.last_trick", locale, name=seat_name(info, last.winner or 0, locale)),
             trick_lines(last, info, locale), True),
         _field(t("table.tricks", locale), None if view.phase < Phase.PLAYING else "\n".join(
-            t("table.tricks_line", locale, team=team_label(team, locale), tricks=view.tricks_won[team],
-              points=view.card_points[team]) for team in (0, 1))),
-        _field(t("table.turn", locale), turn_line(view, info, locale)),
-        _field(t("table.match_score", locale), pair_lines(sheet.score_after(index), locale) + "\n"
+            t("table.tricks_line", locale, team=team_label(info, team, locale),
+              tricks=count("tricks", view.tricks_won[team], locale),
+              points=count("points", view.card_points[team], locale)) for team in (0, 1))),
+        _field(t("table.match_score", locale), pair_lines(info, sheet.score_after(index), locale) + "\n"
                + t("table.target", locale, target=sheet.target), True),
     ]
     return {
@@ -128,12 +133,12 @@ def render_table(
     if over:
         used = sum(_embed_size(e) for e in embeds)
         embeds.append(sheet_embed(info, sheet, loc, budget=min(DESCRIPTION, EMBED_TOTAL - used - 400)))
-    return {
+    return orient_payload({
         "content": "",
         "embeds": embeds,
         "components": [] if over else my_hand_components(info, loc),
         "allowed_mentions": NO_MENTIONS,
-    }
+    }, loc)
 
 
 def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None) -> Payload:
@@ -158,5 +163,24 @@ def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None) -> Pa
         ],
         "footer": {"text": t("table.footer", loc, table=info.table_id)},
     }
-    return {"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}
+    return orient_payload({"content": "", "embeds": [embed], "components": lobby_components(info, loc),
+                           "allowed_mentions": NO_MENTIONS}, loc)
+
+
+def lobby_components(info: TableInfo, locale: str) -> list[dict[str, Any]]:
+    """The lobby's buttons (issue 10): join team 1 / team 2, leave; add bots of a level; start."""
+    table = info.table_id
+    first = [
+        button(t("lobby.join_team", locale, n=1), LobbyId(table, "join", team=0).encode(), PRIMARY),
+        button(t("lobby.join_team", locale, n=2), LobbyId(table, "join", team=1).encode(), PRIMARY),
+        button(t("lobby.leave", locale), LobbyId(table, "leave").encode(), SECONDARY),
+    ]
+    second = [
+        button(t("lobby.bots", locale, level=t(f"choice.level.{level}", locale)),
+               LobbyId(table, "bots", level=level).encode(), SECONDARY)
+        for level in BOT_LEVEL_NAMES
+    ]
+    second.append(button(t("lobby.start", locale), LobbyId(table, "start").encode(), SUCCESS,
+                         disabled=info.seated < 4))
+    return rows(first) + rows(second)
 

@@ -11,6 +11,7 @@ from typing import Final
 from ..actions import Action, ActionType
 from ..cards import RANKS, SUIT_SYMBOLS, SUITS, Card
 from ..i18n import t
+from ..i18n.direction import is_rtl, isolate, rtl
 from ..projects import Project
 from .model import NAME_LIMIT, TableInfo
 
@@ -37,8 +38,13 @@ def rank_text(rank: int, locale: str) -> str:
 
 
 def card_text(card: Card, locale: str) -> str:
-    """``Q♥`` in English, ``بنت ♥`` in Arabic."""
-    return t("card", locale, rank=rank_text(card.rank, locale), symbol=SUIT_SYMBOLS[card.suit])
+    """``Q♥`` in English, ``بنت ♥`` in Arabic.
+
+    An Arabic card is one right-to-left isolate (RLI … PDI), so that its rank and
+    suit stay together and read the same way for ``10 ♥`` as for ``بنت ♥``.
+    """
+    text = t("card", locale, rank=rank_text(card.rank, locale), symbol=SUIT_SYMBOLS[card.suit])
+    return rtl(text) if is_rtl(locale) else text
 
 
 def cards_text(cards: Iterable[Card], locale: str) -> str:
@@ -130,12 +136,34 @@ def projects_text(projects: Iterable[Project], locale: str, *, cards: bool = Tru
     return t("project.and", locale).join(project_text(p, locale, cards=cards) for p in projects)
 
 
+ARABIC_DIGITS: Final = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
+def default_bot_name(seat: int) -> str:
+    """The name the table service gives a bot it seats (``Bot 4``)."""
+    return f"Bot {seat + 1}"
+
+
+def display_name(raw: str, locale: str) -> str:
+    """A user-supplied name as shown: cut, markdown-escaped, in FSI … PDI (its own direction)."""
+    return isolate(escape(raw.strip()[:NAME_LIMIT]))
+
+
 def seat_name(info: TableInfo, seat: int, locale: str, *, marks: bool = True) -> str:
-    """A seat's display name, escaped and cut, with (bot)/(away) marks."""
+    """A seat's display name, escaped, cut and isolated, with (bot)/(away) marks.
+
+    A bot with the service's default name is named in the locale (``Bot 4``, ``بوت ٤``).
+    """
     raw = info.names[seat]
     if raw is None:
         return t("seat.number", locale, n=seat + 1)
-    name = escape(raw.strip()[:NAME_LIMIT] or t("seat.number", locale, n=seat + 1))
+    if info.is_bot[seat] and raw == default_bot_name(seat):
+        n = str(seat + 1)
+        name = isolate(t("bot.name", locale, n=n.translate(ARABIC_DIGITS) if is_rtl(locale) else n))
+    elif raw.strip():
+        name = display_name(raw, locale)
+    else:
+        name = t("seat.number", locale, n=seat + 1)
     if marks and info.is_bot[seat]:
         name = t("seat.bot", locale, name=name)
     if marks and info.away[seat]:

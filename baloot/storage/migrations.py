@@ -252,10 +252,22 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         ALTER TABLE guild_period_stats ADD COLUMN sawas INTEGER NOT NULL DEFAULT 0
         """,
     ),
+    (
+        6,
+        """
+        CREATE TABLE players (
+            user_id {ID} PRIMARY KEY,
+            display_name TEXT,
+            language TEXT,
+            updated_at {FLOAT} NOT NULL
+        )
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (issue 6; rebuilt from the records at will),
-5 Sawa claims (R12) in the statistics (issue 12)."""
+5 Sawa claims (R12) in the statistics (issue 12),
+6 players: each user's chosen language and latest display name (issue 10)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 

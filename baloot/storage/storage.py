@@ -106,6 +106,45 @@ class Storage:
             (settings.guild_id, settings.language, int(settings.ai_rated)),
         )
 
+    # -- players (issue 10) ---------------------------------------------------------
+    async def player_languages(self) -> dict[int, str]:
+        """Every user's chosen language (``/baloot language`` for oneself), by user id."""
+        rows = await self.db.fetch_all("SELECT user_id, language FROM players WHERE language IS NOT NULL")
+        return {int(r["user_id"]): str(r["language"]) for r in rows}
+
+    async def set_player_language(self, user_id: int, language: str | None) -> None:
+        """Store (None: forget) the language ``user_id`` chose for their own views."""
+        await self.db.execute(
+            """INSERT INTO players (user_id, language, updated_at) VALUES (?, ?, ?)
+               ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at""",
+            (user_id, language, self.clock()),
+        )
+
+    async def remember_player_names(self, names: Sequence[tuple[int, str]]) -> None:
+        """Store each user's latest display name (shown on leaderboards and stats instead of a mention)."""
+        if not names:
+            return
+        async with self.db.transaction() as tx:
+            for user_id, name in names:
+                await tx.execute(
+                    """INSERT INTO players (user_id, display_name, updated_at) VALUES (?, ?, ?)
+                       ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name,
+                           updated_at = excluded.updated_at""",
+                    (user_id, name, self.clock()),
+                )
+
+    async def player_names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The stored display names of ``user_ids`` (those known)."""
+        wanted = sorted({u for u in user_ids})
+        if not wanted:
+            return {}
+        marks = ", ".join("?" for _ in wanted)
+        rows = await self.db.fetch_all(
+            f"SELECT user_id, display_name FROM players WHERE display_name IS NOT NULL AND user_id IN ({marks})",
+            tuple(wanted),
+        )
+        return {int(r["user_id"]): str(r["display_name"]) for r in rows}
+
     # -- tables -------------------------------------------------------------------
     async def create_table(
         self,

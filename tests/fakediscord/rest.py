@@ -6,7 +6,10 @@ the schema validation share one vocabulary.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
+import re
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +29,7 @@ from .state import (
     iso_now,
     snowflake,
 )
-from .validation import DiscordError, FormErrors, check_commands, check_files, check_message
+from .validation import DiscordError, FormErrors, check_attachments, check_commands, check_files, check_message
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -71,6 +74,9 @@ class RestApi:
             ("PUT", "/applications/{application_id}/commands", self.sync_commands),
             ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self.list_commands),
             ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self.sync_commands),
+            ("GET", "/applications/{application_id}/emojis", self.list_app_emojis),
+            ("POST", "/applications/{application_id}/emojis", self.create_app_emoji),
+            ("DELETE", "/applications/{application_id}/emojis/{emoji_id}", self.delete_app_emoji),
             ("POST", "/users/@me/channels", self.create_dm),
             ("GET", "/users/{user_id}", self.get_user),
             ("GET", "/guilds/{guild_id}", self.get_guild),
@@ -138,10 +144,13 @@ class RestApi:
         return body if body is not None else {}, files
 
     def _attachments(self, body: JSON, files: Files) -> list[Attachment]:
+        """New attachments from uploaded ``files``.
+
+        discord.py names them in ``attachments`` as ``{"id": n, "filename": ...}`` for ``files[n]``
+        (small ids; kept attachments carry their snowflakes)."""
         out = []
         for filename, ctype, data in files:
             out.append(Attachment(snowflake(), filename, ctype, data, self.server.url))
-        # discord.py names the files in ``attachments`` (id n -> files[n]); honour renames.
         for meta in body.get("attachments") or []:
             idx = meta.get("id")
             if isinstance(idx, (int, str)) and str(idx).isdigit() and int(idx) < len(out):
@@ -159,15 +168,18 @@ class RestApi:
         interaction: Interaction | None = None,
         flags: int = 0,
     ) -> Message:
+        attachments = self._attachments(body, files)
+        embeds = body.get("embeds") or []
+        check_attachments(embeds, [a.filename for a in attachments])
         message = Message(
             id=snowflake(),
             channel_id=channel.id,
             guild_id=channel.guild_id,
             author=author or self.server.bot_user,
             content=body.get("content") or "",
-            embeds=body.get("embeds") or [],
+            embeds=_resolve_attachments(embeds, attachments),
             components=body.get("components") or [],
-            attachments=self._attachments(body, files),
+            attachments=attachments,
             flags=flags | (int(body.get("flags") or 0) & MessageFlag.EPHEMERAL),
             ephemeral_for=ephemeral_for,
             interaction_id=interaction.id if interaction else None,
@@ -181,13 +193,22 @@ class RestApi:
         return message
 
     def apply_edit(self, message: Message, body: JSON, files: Files) -> None:
-        for key in ("content", "embeds", "components"):
-            if key in body:
-                setattr(message, key, body[key] if body[key] is not None else ([] if key != "content" else ""))
+        """An edit; ``attachments`` in the body lists the old ones to keep (and names the new files).
+
+        Checked before anything changes: a refused edit leaves the message as it was.
+        """
+        attachments = list(message.attachments)
         if "attachments" in body:
             keep = {str(a.get("id")) for a in body["attachments"] or []}
-            message.attachments = [a for a in message.attachments if str(a.id) in keep]
-        message.attachments += self._attachments({}, files)
+            attachments = [a for a in attachments if str(a.id) in keep]
+        attachments += self._attachments(body, files)
+        embeds = body["embeds"] or [] if "embeds" in body else message.embeds
+        check_attachments(embeds, [a.filename for a in attachments])
+        for key in ("content", "components"):
+            if key in body:
+                setattr(message, key, body[key] if body[key] is not None else ([] if key != "content" else ""))
+        message.attachments = attachments
+        message.embeds = _resolve_attachments(embeds, attachments)
         message.flags &= ~MessageFlag.LOADING
         message.edited_at = iso_now()
         message.edits += 1
@@ -215,6 +236,53 @@ class RestApi:
                 "bot": s.bot_user.payload(),
             }
         )
+
+    # ------------------------------------------------------------------ application emojis
+
+    def _emoji(self, emoji_id: int) -> JSON:
+        name, _image = self.server.app_emojis[emoji_id]
+        return {"id": str(emoji_id), "name": name, "roles": [], "user": self.server.bot_user.payload(),
+                "require_colons": True, "managed": False, "animated": False, "available": True}
+
+    async def list_app_emojis(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        return _ok({"items": [self._emoji(i) for i in self.server.app_emojis]})
+
+    async def create_app_emoji(self, request: web.Request) -> web.Response:
+        """Like Discord: a name of 2-32 of ``[A-Za-z0-9_]``, unique; a PNG/JPEG/GIF/WebP data URI up to 256 KiB;
+        at most 2000 emojis per application."""
+        self._check_app(request)
+        body, _files = await self.read_body(request)
+        errors = FormErrors()
+        name = body.get("name") if isinstance(body, dict) else None
+        image = body.get("image") if isinstance(body, dict) else None
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_]{2,32}", name):
+            errors.add(("name",), "BASE_TYPE_BAD_LENGTH", "Must be between 2 and 32 in length, letters, digits, _.")
+        elif any(n == name for n, _ in self.server.app_emojis.values()):
+            errors.add(("name",), "APPLICATION_EMOJI_NAME_ALREADY_TAKEN", "Emoji name already taken.")
+        data = b""
+        found = re.fullmatch(r"data:image/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/=]+)", image or "")
+        if found is None:
+            errors.add(("image",), "IMAGE_INVALID", "Invalid image data")
+        else:
+            try:
+                data = base64.b64decode(found.group(2), validate=True)
+            except binascii.Error:
+                errors.add(("image",), "IMAGE_INVALID", "Invalid image data")
+            if len(data) > 256 * 1024:
+                errors.add(("image",), "BINARY_TYPE_MAX_SIZE", "File cannot be larger than 256.0 kb.")
+        errors.raise_if_any()
+        if len(self.server.app_emojis) >= 2000:
+            raise DiscordError(400, 30018, "Maximum number of emojis reached (2000)")
+        emoji_id = snowflake()
+        self.server.app_emojis[emoji_id] = (str(name), data)
+        return _ok(self._emoji(emoji_id), 201)
+
+    async def delete_app_emoji(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        if self.server.app_emojis.pop(int(request.match_info["emoji_id"]), None) is None:
+            raise DiscordError(404, 10014, "Unknown Emoji")
+        return _no_content()
 
     async def get_gateway(self, request: web.Request) -> web.Response:
         return _ok(
@@ -340,6 +408,7 @@ class RestApi:
         if channel.type == ChannelType.DM and not channel.recipients[0].accepts_dms:
             raise CANNOT_DM
         message = self.new_message(channel, body, files)
+        message.allowed_mentions = body.get("allowed_mentions")
         await self.server.announce_message(message)
         return _ok(message.payload())
 
@@ -501,3 +570,21 @@ class RestApi:
         self._webhook_message(request, inter).deleted = True
         self.server.notify()
         return _no_content()
+
+
+def _resolve_attachments(embeds: list[JSON], attachments: list[Attachment]) -> list[JSON]:
+    """Embeds as Discord returns them: ``attachment://name`` in an image or thumbnail becomes that file's URL."""
+    urls = {a.filename: a.payload()["url"] for a in attachments}
+    out = []
+    for embed in embeds:
+        if isinstance(embed, dict):
+            embed = dict(embed)
+            for key in ("image", "thumbnail"):
+                media = embed.get(key)
+                if not isinstance(media, dict):
+                    continue
+                url = media.get("url")
+                if isinstance(url, str) and url.startswith("attachment://") and url[13:] in urls:
+                    embed[key] = {**media, "url": urls[url[13:]], "proxy_url": urls[url[13:]]}
+        out.append(embed)
+    return out

@@ -77,6 +77,7 @@ class FakeDiscord:
         self.schema: ApiSchema | None = load_spec() if validate_schema else None
 
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user}
+        self.app_emojis: dict[int, tuple[str, bytes]] = {}  # the application's own emojis: id -> (name, image)
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}

@@ -269,6 +269,7 @@ class Message:
     attachments: list[Attachment] = field(default_factory=list)
     flags: int = 0
     ephemeral_for: int | None = None  # user id who alone can see it
+    allowed_mentions: JSON | None = None  # as the bot sent it (who the message may notify)
     interaction_id: int | None = None
     webhook_id: int | None = None
     created_at: str = field(default_factory=iso_now)

@@ -46,6 +46,7 @@ SELECT_OPTIONS_MAX = 25
 PLACEHOLDER_MAX = 150
 FILE_MAX = 10 * 1024 * 1024
 REQUEST_FILES_MAX = 25 * 1024 * 1024
+ATTACHMENTS_MAX = 10
 SELECT_TYPES = {3, 5, 6, 7, 8}
 
 
@@ -361,6 +362,10 @@ def _check_command_like(cmd: JSON, path: ErrorPath, errors: FormErrors) -> None:
 
 
 def check_files(files: list[tuple[str, str, bytes]]) -> None:
+    if len(files) > ATTACHMENTS_MAX:
+        errors = FormErrors()
+        errors.add(("files",), "BASE_TYPE_MAX_LENGTH", f"Must be {ATTACHMENTS_MAX} or fewer in length.")
+        errors.raise_if_any()
     total = 0
     for _name, _ctype, data in files:
         total += len(data)
@@ -368,6 +373,22 @@ def check_files(files: list[tuple[str, str, bytes]]) -> None:
             raise DiscordError(413, 40005, "Request entity too large")
     if total > REQUEST_FILES_MAX:
         raise DiscordError(413, 40005, "Request entity too large")
+
+
+def check_attachments(embeds: list[JSON], filenames: list[str]) -> None:
+    """A message's attachments after a create or an edit: at most 10, and every ``attachment://name``
+    that an embed's image or thumbnail names must be one of them (stricter than Discord, which
+    silently shows no image: a bot whose picture vanished fails its test instead)."""
+    errors = FormErrors()
+    if len(filenames) > ATTACHMENTS_MAX:
+        errors.add(("attachments",), "BASE_TYPE_MAX_LENGTH", f"Must be {ATTACHMENTS_MAX} or fewer in length.")
+    for i, embed in enumerate(embeds):
+        for key in ("image", "thumbnail"):
+            url = (embed.get(key) or {}).get("url") if isinstance(embed, dict) else None
+            if isinstance(url, str) and url.startswith("attachment://") and url[13:] not in filenames:
+                errors.add(("embeds", i, key, "url"), "ATTACHMENT_NOT_FOUND",
+                           f"No attachment named {url[13:]!r} in this message.")
+    errors.raise_if_any()
 
 
 def iter_error_codes(errors: JSON) -> Iterator[str]:

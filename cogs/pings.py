@@ -1,0 +1,115 @@
+"""Turn pings (issue 10, item 4): a notification Discord actually delivers when a human's turn starts.
+
+Edits never notify, and every other message goes out with mentions off, so
+an absent-minded player was auto-played and marked away. Now, when a human's
+turn starts, the table posts one short new message in the channel that
+mentions that one player, with ``allowed_mentions`` for that user only.
+
+Choices (documented in the README):
+
+- **At most one per turn, none for bots** (``TurnStarted`` for a seat a bot
+  or the safe policy plays is ignored).
+- **Not for a player who acts quickly**: the ping waits :attr:`TurnPings.delay`
+  seconds (``PING_DELAY_SECONDS``, default 3). If the turn has moved on
+  meanwhile, nothing is sent: players who are watching the table are never
+  pinged, which keeps the bot-token REST calls down (each ping that is sent
+  costs one POST, and one DELETE of the previous ping).
+- **Superseded**: the table keeps one ping at a time; the previous one is
+  deleted when a new one is sent and when the table closes, so the channel
+  does not fill with pings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+import discord
+
+from baloot.i18n import t
+from baloot.i18n.direction import orient_payload
+from baloot.render.text import timestamp
+
+from .shown import TableState
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
+
+log = logging.getLogger("baloot.discord")
+
+PING_DELAY: Final = 3.0
+"""Seconds a turn may last before its player is pinged (a player who acts sooner is not)."""
+
+
+@dataclass
+class Ping:
+    task: asyncio.Task[None] | None = None
+    message_id: int | None = None  # the table's latest ping, deleted when superseded
+    sent: int = 0
+
+
+class TurnPings:
+    """One delayed, superseded mention per human turn."""
+
+    def __init__(self, runtime: Runtime, delay: float = PING_DELAY) -> None:
+        self.runtime = runtime
+        self.delay = delay
+        self.tables: dict[int, Ping] = {}
+
+    def turn(self, state: TableState, seat: int) -> None:
+        """``seat``'s turn started (not played for them): ping them unless they act within the delay."""
+        ping = self.tables.setdefault(state.table_id, Ping())
+        if ping.task is not None and not ping.task.done():
+            ping.task.cancel()
+        info = state.info.seats[seat]
+        if info is None or not info.human or info.user_id is None or info.away:
+            return
+        ping.task = asyncio.create_task(self._later(state, seat, info.user_id, state.version),
+                                        name=f"baloot-ping-{state.table_id}")
+
+    async def _later(self, state: TableState, seat: int, user_id: int, version: object) -> None:
+        await asyncio.sleep(self.delay)
+        if state.closed or state.version != version or state.snapshot.to_move != seat:
+            return  # they acted (or the table moved on): no ping
+        runtime = self.runtime
+        language = runtime.language_of(state)
+        deadline = state.deadline
+        text = t("notice.ping", language, mention=f"<@{user_id}>",
+                 deadline=timestamp(deadline) if deadline is not None else "")
+        content = str(orient_payload({"content": text.strip()}, language)["content"])
+        channel = runtime.client.get_partial_messageable(state.channel_id, guild_id=state.info.guild_id)
+        ping = self.tables.setdefault(state.table_id, Ping())
+        try:
+            sent = await channel.send(content=content, allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)]))
+        except discord.HTTPException:
+            log.exception("table %s: could not ping user %s", state.table_id, user_id)
+            return
+        ping.sent += 1
+        previous, ping.message_id = ping.message_id, sent.id
+        if previous is not None:
+            await self._delete(state, previous)
+
+    async def _delete(self, state: TableState, message_id: int) -> None:
+        channel = self.runtime.client.get_partial_messageable(state.channel_id, guild_id=state.info.guild_id)
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.HTTPException:
+            log.info("table %s: could not delete ping %s", state.table_id, message_id)
+
+    async def closed(self, state: TableState) -> None:
+        """The table ended: no pending ping, and its last ping removed."""
+        ping = self.tables.pop(state.table_id, None)
+        if ping is None:
+            return
+        if ping.task is not None and not ping.task.done():
+            ping.task.cancel()
+        if ping.message_id is not None:
+            await self._delete(state, ping.message_id)
+
+    async def close(self) -> None:
+        for ping in self.tables.values():
+            if ping.task is not None:
+                ping.task.cancel()

@@ -1,0 +1,104 @@
+"""Cost of the table picture (issue 10): render time p50/p99, cold and cached, and bytes per image.
+
+Random matches are played with random legal actions; at random moments the
+hand's public view is drawn as the channel sees it and from a random seat.
+
+- ``cold``: the picture was never drawn, but plates, panels and card faces
+  drawn for earlier states are reused (a running bot);
+- ``first``: every cache but the palette emptied before each picture (a bot just started);
+- ``cached``: the same state again (a re-render of an unchanged table).
+
+    .venv/bin/python scripts/bench_pictures.py [--states 300] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from baloot.match import Match
+from baloot.render.card_art import has_raqm
+from baloot.render.model import TableInfo
+from baloot.render.picture import (
+    PictureState,
+    clear_cache,
+    draw_picture,
+    picture_state,
+)
+from baloot.view import public_view
+
+NAMES = (("Ali", "Omar", "Saad", "Faisal"), ("عبدالله", "محمد", "سارة", "Bot 4"),
+         ("ناصر 🂡", "Lee", "فهد", "x" * 32))
+
+
+def states(count: int, seed: int) -> list[PictureState]:
+    """``count`` picture states at random moments of random matches, in English and Arabic."""
+    rng = random.Random(seed)
+    out: list[PictureState] = []
+    while len(out) < count:
+        match = Match(None, rng.randrange(4))
+        while not match.finished and len(out) < count:
+            hand = match.deal(rng)
+            while True:
+                if rng.random() < 0.25:
+                    names = rng.choice(NAMES)
+                    info = TableInfo("bench", names, language=rng.choice(("en", "ar")))
+                    viewer = rng.choice((None, 0, 1, 2, 3))
+                    out.append(picture_state(info, public_view(hand, hand.match_score), viewer))
+                if hand.finished:
+                    break
+                match.apply(rng.choice(hand.legal_actions()))
+    return out
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def timed(state: PictureState) -> tuple[float, int]:
+    start = time.perf_counter()
+    png = draw_picture(state)
+    return (time.perf_counter() - start) * 1000, len(png)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--states", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    sample = states(args.states, args.seed)
+    start = time.perf_counter()
+    draw_picture(sample[0])  # fonts loaded, the fixed palette adapted: once per process
+    once = (time.perf_counter() - start) * 1000
+    first: list[float] = []
+    for state in sample[: max(20, len(sample) // 10)]:
+        clear_cache(sprites=True)
+        first.append(timed(state)[0])
+    clear_cache(sprites=True)
+    cold: list[float] = []
+    sizes: list[int] = []
+    for state in sample:
+        ms, size = timed(state)
+        cold.append(ms)
+        sizes.append(size)
+    cached = [timed(state)[0] for state in sample[-200:]]
+    print(f"{len(sample)} states, {WIDTH_X_HEIGHT}, raqm={'yes' if has_raqm() else 'no'}, "
+          f"first picture of the process (fonts, palette) {once:.0f} ms")
+    for name, values in (("first (all caches empty)", first), ("cold (new state)", cold), ("cached", cached)):
+        print(f"  {name:26s} p50 {pct(values, 0.5):8.3f} ms   p99 {pct(values, 0.99):8.3f} ms   n={len(values)}")
+    print(f"  bytes per image            p50 {pct([float(s) for s in sizes], 0.5):8.0f}      "
+          f"p99 {pct([float(s) for s in sizes], 0.99):8.0f}      max {max(sizes)}  mean {statistics.mean(sizes):.0f}")
+    return 0
+
+
+WIDTH_X_HEIGHT = "800x450 PNG"
+
+if __name__ == "__main__":
+    raise SystemExit(main())
