@@ -29,7 +29,7 @@ class Settings:
     bot_delay_seconds: float
     ai_workers: int
     log_level: str
-    ping_delay_seconds: float = 3.0  # a human's turn pings them after this long (issue 10); 0: at once
+    ping_delay_seconds: float = 20.0  # a human's turn pings them after this long (issue 10); 0: at once
     table_pictures: str = "channel"  # TABLE_PICTURES: "channel" (the table message), "all" (and private views), "off"
 
     def __repr__(self) -> str:
@@ -111,7 +111,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         raise ConfigError("BOT_DELAY_SECONDS must be between 0 and 30")
     ping_raw = env.get("PING_DELAY_SECONDS", "").strip()
     try:
-        ping = float(ping_raw) if ping_raw else 3.0
+        ping = float(ping_raw) if ping_raw else 20.0
     except ValueError:
         raise ConfigError("PING_DELAY_SECONDS must be a number") from None
     if not 0 <= ping <= 60:

@@ -51,6 +51,8 @@ def edit_interval(active_tables: int) -> float:
     whole never exceeds it (each message then gathers more events per edit).
     """
     return max(MIN_INTERVAL, active_tables / EDIT_BUDGET)
+PICTURE_TABLES: Final = 100
+"""Active tables (each has a channel board) above which table messages are sent without a picture."""
 LOBBY: Final = "lobby"
 
 
@@ -155,7 +157,11 @@ class ChannelBoard:
         # an earlier hand: no turn, no notice
         info = runtime.render_info(state, for_seat=None if hand_no == state.hand_no else -1)
         payload = render_table(info, hand.public, sheet, language, index=hand_no)
-        if runtime.pictures != "off":  # issue 10: the table as a picture, refreshed with each edit
+        # Issue 10: the table as a picture, refreshed with each edit - while the bot is not busy: a
+        # picture costs ~1 ms of CPU per interaction, and past PICTURE_TABLES active tables that
+        # would push presses past Discord's 3 s (scripts/bench_tables.py --tables 200), so the
+        # messages go text only until fewer tables are active.
+        if runtime.pictures != "off" and len(self.boards) <= PICTURE_TABLES:
             score = sheet.score_after(hand_no)
             payload = attach_picture(payload, lambda: table_picture(info, hand.public, None, language, score))
         if state.closed:

@@ -10,7 +10,7 @@ Choices (documented in the README):
 - **At most one per turn, none for bots** (``TurnStarted`` for a seat a bot
   or the safe policy plays is ignored).
 - **Not for a player who acts quickly**: the ping waits :attr:`TurnPings.delay`
-  seconds (``PING_DELAY_SECONDS``, default 3). If the turn has moved on
+  seconds (``PING_DELAY_SECONDS``, default 20, at most a third of the turn time). If the turn has moved on
   meanwhile, nothing is sent: players who are watching the table are never
   pinged, which keeps the bot-token REST calls down (each ping that is sent
   costs one POST, and one DELETE of the previous ping).
@@ -39,8 +39,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("baloot.discord")
 
-PING_DELAY: Final = 3.0
-"""Seconds a turn may last before its player is pinged (a player who acts sooner is not)."""
+PING_DELAY: Final = 20.0
+"""Seconds a turn may last before its player is pinged (a player who acts sooner is not).
+
+At most a third of the table's turn time, so the ping always leaves time to
+act. Not shorter by default: players who are watching take a few seconds per
+move, and a ping costs two bot-token calls (its post and the previous one's
+delete), which at 3 s fired on most human turns and tripled the calls per hand
+(``scripts/bench_tables.py``)."""
 
 
 @dataclass
@@ -70,7 +76,7 @@ class TurnPings:
                                         name=f"baloot-ping-{state.table_id}")
 
     async def _later(self, state: TableState, seat: int, user_id: int, version: object) -> None:
-        await asyncio.sleep(self.delay)
+        await asyncio.sleep(min(self.delay, state.info.turn_seconds / 3))
         if state.closed or state.version != version or state.snapshot.to_move != seat:
             return  # they acted (or the table moved on): no ping
         runtime = self.runtime
