@@ -1,3 +1,4 @@
+# ruff: noqa: E402  (the build is chosen before the engine modules are imported)
 """Baloot: a pure rules engine (RULES.md R1-R11), game records, AI and the table service.
 
 The engine modules import only the standard library.
@@ -73,8 +74,8 @@ ENGINE_BUILD: str = _engine_build()
 """Which engine runs: ``"compiled"`` (mypyc) or ``"pure"`` (Python), issue 15."""
 
 __all__ = [
-    "ENGINE_BUILD",
     "ALL_CARDS",
+    "ENGINE_BUILD",
     "Action",
     "ActionType",
     "BalootError",

@@ -80,7 +80,7 @@ class Hand:
 
     def __init__(
         self,
-        dealer: Seat,
+        dealer: object,  # a Seat; checked here (R10), as compiled code would refuse a non-int with TypeError
         deck: Sequence[Card],
         rules: Rules | None = None,
         match_score: tuple[int, int] = (0, 0),
@@ -102,7 +102,7 @@ class Hand:
         if not is_seat(dealer):
             raise NotationError(f"dealer {dealer!r} is not 0..3", code=ErrorCode.BAD_SEAT)
         self.rules = rules or Rules()
-        self.dealer = dealer
+        self.dealer: Seat = dealer
         self.deck = tuple(deck)
         self.match_score = match_score
         self.actions: list[Action] = []

@@ -405,7 +405,7 @@ def test_bad_decks_and_dealers_raise_baloot_errors() -> None:
             Hand(0, deck)
     for dealer in (-1, 4, "0", None, 1.5):
         with pytest.raises(BalootError):
-            Hand(dealer, ALL_CARDS)  # type: ignore[arg-type]
+            Hand(dealer, ALL_CARDS)
 
 
 def test_bad_seat_in_action_is_notation_error() -> None:
