@@ -7,6 +7,8 @@ the package, and ``baloot/__init__.py`` (never compiled) reads it to choose the 
 # Not compiled: ``rules`` (its dataclass validates in ``__post_init__``, after a compiled
 # dataclass would already refuse a wrong type with TypeError; it is not on the hot path).
 COMPILED: tuple[str, ...] = (
+    "cards",
+    "actions",
     "play",
     "projects",
     "scoring",

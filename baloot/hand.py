@@ -272,13 +272,15 @@ class Hand:
         )
 
     # -- applying --------------------------------------------------------------
-    def apply(self, action: Action) -> None:
-        """Apply one action (R2-R7); raises IllegalActionError and changes nothing."""
+    def apply(self, value: Action | object) -> None:
+        """Apply one action (R2-R7); raises IllegalActionError and changes nothing.
+
+        ``value`` is checked here, so a non-action is a NotationError even when compiled (issue 15).
+        """
         legal = self._legal
         if legal is None:
             legal = self.legal_actions()
-        if action not in legal:
-            action = self._resolve(action, legal)
+        action = value if isinstance(value, Action) and value in legal else self._resolve(value, legal)
         self._legal = None
         self.actions.append(action)
         phase = self.phase
@@ -300,7 +302,7 @@ class Hand:
         else:
             self._double(action)
 
-    def _resolve(self, action: Action, legal: list[Action]) -> Action:
+    def _resolve(self, action: object, legal: list[Action]) -> Action:
         """Match a non-interned or loosely written action to a legal one, or explain."""
         if not isinstance(action, Action):
             raise NotationError(f"{action!r} is not an action", code=ErrorCode.BAD_ACTION)
