@@ -25,17 +25,27 @@ sys.path.pop(0)
 class OptionalBuildExt(build_ext):
     """Builds each extension if it can; a compiler error leaves that module pure Python."""
 
+    failed = False
+
     def run(self) -> None:
         try:
             super().run()
         except Exception as exc:  # no compiler at all (setuptools raises before building any)
             print(f"baloot: compiled engine not built ({exc}); using pure Python", file=sys.stderr)
+            self.failed = True
+        if self.failed:
+            # All or nothing: a module whose shared mypyc library is missing would not import.
+            for ext in self.extensions:
+                path = Path(self.get_ext_fullpath(ext.name))
+                if path.exists():
+                    path.unlink()
 
     def build_extension(self, ext: object) -> None:
         try:
-            super().build_extension(ext)  # type: ignore[arg-type]
+            super().build_extension(ext)
         except Exception as exc:
             print(f"baloot: could not compile {getattr(ext, 'name', ext)} ({exc}); pure Python", file=sys.stderr)
+            self.failed = True
 
 
 def _extensions() -> list[object]:
