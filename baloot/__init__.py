@@ -8,6 +8,7 @@ The engine modules import only the standard library.
 # it chooses the build before any engine module is imported. BALOOT_PURE_PYTHON=1 forces the
 # pure-Python sources even where compiled extensions are present.
 import importlib.machinery as _machinery
+import importlib.util as _util
 import os as _os
 import sys as _sys
 from collections.abc import Sequence as _Sequence
@@ -29,7 +30,7 @@ class _PureEngineFinder:
         source = _os.path.join(_os.path.dirname(__file__), name + ".py")
         if not _os.path.exists(source):
             return None
-        return _machinery.ModuleSpec(fullname, _machinery.SourceFileLoader(fullname, source), origin=source)
+        return _util.spec_from_file_location(fullname, source)
 
 
 if _os.environ.get("BALOOT_PURE_PYTHON") == "1" and not any(
