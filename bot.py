@@ -26,6 +26,7 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
+from baloot import ENGINE_BUILD
 from baloot.ai import make_player
 from baloot.config import ConfigError, Settings, load_settings
 from baloot.i18n.translator import CatalogTranslator, LocalizedCommandTree
@@ -174,6 +175,7 @@ def main() -> int:
     # Fewer, cheaper collections: a busy bot allocates many short-lived objects per press.
     gc.set_threshold(50_000, 20, 100)
     log.info("starting with %r", settings)
+    log.info("engine: %s (BALOOT_PURE_PYTHON=1 forces pure Python)", ENGINE_BUILD)
     try:
         asyncio.run(check_database(settings.database_url or settings.database_path,
                                    synchronous=settings.database_sync))

@@ -1,7 +1,42 @@
+# ruff: noqa: E402  (the build is chosen before the engine modules are imported)
 """Baloot: a pure rules engine (RULES.md R1-R11), game records, AI and the table service.
 
 The engine modules import only the standard library.
 """
+
+# The engine modules may be compiled with mypyc (issue 15, setup.py). This file is never compiled:
+# it chooses the build before any engine module is imported. BALOOT_PURE_PYTHON=1 forces the
+# pure-Python sources even where compiled extensions are present.
+import importlib.machinery as _machinery
+import importlib.util as _util
+import os as _os
+import sys as _sys
+from collections.abc import Sequence as _Sequence
+from types import ModuleType as _ModuleType
+
+from ._engine_modules import COMPILED as _COMPILED
+
+
+class _PureEngineFinder:
+    """A meta-path finder that loads ``baloot.<engine module>`` from its ``.py`` source."""
+
+    @staticmethod
+    def find_spec(
+        fullname: str, path: _Sequence[str] | None = None, target: _ModuleType | None = None
+    ) -> _machinery.ModuleSpec | None:
+        package, _, name = fullname.rpartition(".")
+        if package != __name__ or name not in _COMPILED:
+            return None
+        source = _os.path.join(_os.path.dirname(__file__), name + ".py")
+        if not _os.path.exists(source):
+            return None
+        return _util.spec_from_file_location(fullname, source)
+
+
+if _os.environ.get("BALOOT_PURE_PYTHON") == "1" and not any(
+    isinstance(f, _PureEngineFinder) for f in _sys.meta_path
+):
+    _sys.meta_path.insert(0, _PureEngineFinder())
 
 from .actions import Action, ActionType
 from .cards import ALL_CARDS, Card
@@ -21,8 +56,27 @@ from .rules import Rules
 from .view import SeatView, seat_view
 from .vocab import CardMask, Contract, Seat
 
+
+def _engine_build() -> str:
+    """``"compiled"`` when every engine module in ``_engine_modules.COMPILED`` is a C extension."""
+    import importlib
+
+    compiled = 0
+    for name in _COMPILED:
+        module = importlib.import_module(f"{__name__}.{name}")
+        if (getattr(module, "__file__", None) or "").endswith(tuple(_machinery.EXTENSION_SUFFIXES)):
+            compiled += 1
+    if compiled == len(_COMPILED):
+        return "compiled"
+    return "pure" if compiled == 0 else f"partly compiled ({compiled} of {len(_COMPILED)} modules)"
+
+
+ENGINE_BUILD: str = _engine_build()
+"""Which engine runs: ``"compiled"`` (mypyc) or ``"pure"`` (Python), issue 15."""
+
 __all__ = [
     "ALL_CARDS",
+    "ENGINE_BUILD",
     "Action",
     "ActionType",
     "BalootError",

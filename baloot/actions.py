@@ -42,6 +42,10 @@ BAD_SUIT: Final = 4
 """``Action.suit`` of a Hokum whose ``suit`` was not a suit letter (see ``from_json``)."""
 
 
+_INTERNED: Final[dict[tuple[object, str, int, int, int], Action]] = {}
+"""Every action built so far, by (seat, type, card index, lock, suit); -1 for an absent part."""
+
+
 class Action:
     """One player's action. Build with the class methods; instances are interned.
 
@@ -49,36 +53,36 @@ class Action:
     ``locked`` the choice of a Hokum Double or Four (R4), ``card`` a played card.
     """
 
-    __slots__ = ("card", "card_index", "key", "locked", "seat", "suit", "type")
+    __slots__ = ("card", "card_index", "locked", "seat", "suit", "type")
     seat: Seat
     type: ActionType
     card: Card | None
     card_index: int  # the card's index for a play, else -1 (saves a lookup in the hot path)
     locked: bool | None
     suit: int | None
-    key: tuple[int, str, int, int, int]
-
-    _interned: dict[tuple[int, str, int, int, int], Action] = {}  # noqa: RUF012
 
     def __new__(
         cls,
-        seat: Seat,
-        type: ActionType,
-        card: Card | None = None,
-        locked: bool | None = None,
-        suit: int | None = None,
+        seat: object,
+        type: object,
+        card: object = None,
+        locked: object = None,
+        suit: object = None,
     ) -> Action:
+        # Parameters are ``object``: this is the boundary for actions built from outside (custom
+        # ids, records), checked here so bad input is a NotationError, never a TypeError (issue 15).
+        # An impossible component gets key -2, which is never interned, so it reaches the checks.
+        key = (
+            seat,
+            str(type),
+            -1 if card is None else card.index if isinstance(card, Card) else -2,
+            -1 if locked is None else int(locked) if isinstance(locked, int) else -2,
+            -1 if suit is None else suit if isinstance(suit, int) else -2,
+        )
         try:
-            key = (
-                seat,
-                str(type),
-                -1 if card is None else card.index,
-                -1 if locked is None else int(locked),
-                -1 if suit is None else suit,
-            )
-            found = cls._interned.get(key)
-        except (AttributeError, TypeError, ValueError):
-            raise NotationError("not an action: bad card, lock or suit value", code=_BAD) from None
+            found = _INTERNED.get(key)
+        except TypeError:  # an unhashable seat
+            raise NotationError("not an action: bad seat value", code=_BAD) from None
         if found is not None:
             return found
         if not is_seat(seat):
@@ -86,25 +90,23 @@ class Action:
         atype = _TYPES.get(str(type))
         if atype is None:
             raise NotationError(f"unknown action type {type!r}", code=_BAD)
-        type = atype
         if card is not None and not isinstance(card, Card):
             raise NotationError(f"{card!r} is not a card", code=_BAD)
-        if (type is ActionType.PLAY) != (card is not None):
+        if (atype is ActionType.PLAY) != (card is not None):
             raise NotationError("a play action names exactly one card, and only a play does", code=_BAD)
-        if locked is not None and (not isinstance(locked, bool) or type not in (ActionType.DOUBLE, ActionType.FOUR)):
+        if locked is not None and (not isinstance(locked, bool) or atype not in (ActionType.DOUBLE, ActionType.FOUR)):
             raise NotationError("only a double or a four says locked (true) or open (false)", code=_BAD)
         bad_suit = isinstance(suit, bool) or not isinstance(suit, int) or not 0 <= suit <= BAD_SUIT
-        if suit is not None and (bad_suit or type is not ActionType.HOKUM):
+        if suit is not None and (bad_suit or atype is not ActionType.HOKUM):
             raise NotationError("only a Hokum names a suit (S, H, D or C)", code=_BAD)
-        action = object.__new__(cls)
+        action = super().__new__(cls)
         action.seat = seat
-        action.type = type
-        action.card = card
-        action.card_index = -1 if card is None else card.index
-        action.locked = locked
-        action.suit = suit
-        action.key = key
-        cls._interned[key] = action
+        action.type = atype
+        action.card = card if isinstance(card, Card) else None
+        action.card_index = -1 if action.card is None else action.card.index
+        action.locked = locked if isinstance(locked, bool) else None
+        action.suit = suit if isinstance(suit, int) else None
+        _INTERNED[key] = action
         return action
 
     # Actions are interned: identity is equality.

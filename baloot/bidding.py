@@ -64,7 +64,18 @@ class Bidding:
         "up_card",
     )
 
-    def __init__(self, dealer: Seat, up_card: int, first_five: tuple[CardMask, ...], rules: Rules):
+    def __init__(
+        self,
+        dealer: Seat,
+        up_card: int,
+        first_five: tuple[CardMask, ...],
+        rules: Rules,
+        *,
+        copy_of: Bidding | None = None,
+    ) -> None:
+        if copy_of is not None:  # clone(): every field copied explicitly
+            self._copy_from(copy_of)
+            return
         self.dealer = dealer
         self.up_card = up_card
         self.first_five = first_five
@@ -83,11 +94,23 @@ class Bidding:
 
     def clone(self) -> Bidding:
         """An independent copy."""
-        new = object.__new__(Bidding)
-        for name in Bidding.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.queue = self.queue.copy()
-        return new
+        return Bidding(self.dealer, self.up_card, self.first_five, self.rules, copy_of=self)
+
+    def _copy_from(self, other: Bidding) -> None:
+        self.ashkal_allowed = other.ashkal_allowed
+        self.bid_type = other.bid_type
+        self.bidder = other.bidder
+        self.contract = other.contract
+        self.dealer = other.dealer
+        self.first_five = other.first_five
+        self.outcome = other.outcome
+        self.queue = other.queue.copy()
+        self.rules = other.rules
+        self.stage = other.stage
+        self.taker = other.taker
+        self.to_move = other.to_move
+        self.trump = other.trump
+        self.up_card = other.up_card
 
     def position(self, seat: Seat) -> int:
         """0 for p1 .. 3 for p4 (R1)."""

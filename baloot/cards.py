@@ -43,11 +43,9 @@ class Card:
     def __new__(cls, index: int) -> Card:
         if not 0 <= index < 32:
             raise NotationError(f"card index {index} is not 0..31", code=ErrorCode.BAD_CARD)
-        return ALL_CARDS[index] if len(ALL_CARDS) == 32 else cls._make(index)
-
-    @classmethod
-    def _make(cls, index: int) -> Card:
-        card = object.__new__(cls)
+        if len(ALL_CARDS) == 32:
+            return ALL_CARDS[index]
+        card = super().__new__(cls)  # only while ALL_CARDS is built, below
         card.index = index
         card.suit = index >> 3
         card.rank = index & 7
@@ -75,12 +73,15 @@ class Card:
     def __reduce__(self) -> tuple[object, tuple[int]]:
         return (Card, (self.index,))
 
+    def __hash__(self) -> int:  # explicit: a compiled class defining ``__lt__`` gets no default hash
+        return self.index
+
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
 
 
 ALL_CARDS: list[Card] = []
-ALL_CARDS.extend(Card._make(i) for i in range(32))
+ALL_CARDS.extend(Card(i) for i in range(32))
 
 
 def parse_suit(text: object) -> int:

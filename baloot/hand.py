@@ -80,11 +80,16 @@ class Hand:
 
     def __init__(
         self,
-        dealer: Seat,
+        dealer: object,  # a Seat; checked here (R10), as compiled code would refuse a non-int with TypeError
         deck: Sequence[Card],
         rules: Rules | None = None,
         match_score: tuple[int, int] = (0, 0),
+        *,
+        copy_of: Hand | None = None,
     ) -> None:
+        if copy_of is not None:  # clone(): every field copied explicitly (compiled classes have no __dict__)
+            self._copy_from(copy_of)
+            return
         try:
             bits = [c.bit for c in deck]
         except (AttributeError, TypeError):
@@ -97,7 +102,7 @@ class Hand:
         if not is_seat(dealer):
             raise NotationError(f"dealer {dealer!r} is not 0..3", code=ErrorCode.BAD_SEAT)
         self.rules = rules or Rules()
-        self.dealer = dealer
+        self.dealer: Seat = dealer
         self.deck = tuple(deck)
         self.match_score = match_score
         self.actions: list[Action] = []
@@ -152,17 +157,55 @@ class Hand:
 
     def clone(self) -> Hand:
         """An independent copy of this state (for search: apply actions to the copy)."""
-        new = object.__new__(Hand)
-        new.__dict__.update(self.__dict__)
-        new.actions = self.actions.copy()
-        new.hands = self.hands.copy()
-        new.trick = self.trick.copy()
-        new.tricks_history = self.tricks_history.copy()
-        new.card_points = self.card_points.copy()
-        new.tricks_won = self.tricks_won.copy()
-        new.declared = self.declared.copy()
-        new.bidding = self.bidding.clone()
-        return new
+        return Hand(self.dealer, self.deck, self.rules, self.match_score, copy_of=self)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Hand:
+        """``copy.deepcopy``: a clone, whose fields are copied lists or immutable values."""
+        return self.clone()
+
+    def _copy_from(self, other: Hand) -> None:
+        self.actions = other.actions.copy()
+        self.baloot_holder = other.baloot_holder
+        self.baloot_mask = other.baloot_mask
+        self.baloot_shown = other.baloot_shown
+        self.best = other.best
+        self.bidding = other.bidding.clone()
+        self.bidding_length = other.bidding_length
+        self.card_points = other.card_points.copy()
+        self.contract = other.contract
+        self.dealer = other.dealer
+        self.deck = other.deck
+        self.declared = other.declared.copy()
+        self.declarers = other.declarers
+        self.defenders = other.defenders
+        self.double_stage = other.double_stage
+        self.doubler = other.doubler
+        self.hands = other.hands.copy()
+        self.last_raiser = other.last_raiser
+        self.leader = other.leader
+        self._legal = other._legal
+        self.level = other.level
+        self.locked = other.locked
+        self.match_score = other.match_score
+        self.may_declare = other.may_declare
+        self.outcome = other.outcome
+        self.phase = other.phase
+        self.play_start = other.play_start
+        self.played = other.played
+        self.project_team = other.project_team
+        self.result = other.result
+        self.rules = other.rules
+        self.sawa_by = other.sawa_by
+        self.start_hands = other.start_hands
+        self.taker = other.taker
+        self.to_move = other.to_move
+        self.trick = other.trick.copy()
+        self.trick_no = other.trick_no
+        self.tricks_history = other.tricks_history.copy()
+        self.tricks_won = other.tricks_won.copy()
+        self.trump = other.trump
+        self.up_card = other.up_card
+        self.winner_seat = other.winner_seat
 
     # -- queries ---------------------------------------------------------------
     def position(self, seat: Seat) -> int:
@@ -229,13 +272,15 @@ class Hand:
         )
 
     # -- applying --------------------------------------------------------------
-    def apply(self, action: Action) -> None:
-        """Apply one action (R2-R7); raises IllegalActionError and changes nothing."""
+    def apply(self, value: Action | object) -> None:
+        """Apply one action (R2-R7); raises IllegalActionError and changes nothing.
+
+        ``value`` is checked here, so a non-action is a NotationError even when compiled (issue 15).
+        """
         legal = self._legal
         if legal is None:
             legal = self.legal_actions()
-        if action not in legal:
-            action = self._resolve(action, legal)
+        action = value if isinstance(value, Action) and value in legal else self._resolve(value, legal)
         self._legal = None
         self.actions.append(action)
         phase = self.phase
@@ -257,7 +302,7 @@ class Hand:
         else:
             self._double(action)
 
-    def _resolve(self, action: Action, legal: list[Action]) -> Action:
+    def _resolve(self, action: object, legal: list[Action]) -> Action:
         """Match a non-interned or loosely written action to a legal one, or explain."""
         if not isinstance(action, Action):
             raise NotationError(f"{action!r} is not an action", code=ErrorCode.BAD_ACTION)

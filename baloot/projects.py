@@ -42,6 +42,10 @@ class Project:
     top: int  # highest rank in sequence order (R6.2), or the rank of four of a kind
     suit: int | None
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Explicit: a compiled frozen dataclass cannot be unpickled by assigning its fields (issue 15).
+        return (Project, (self.type, self.mask, self.top, self.suit))
+
     @property
     def is_quad(self) -> bool:
         return self.suit is None

@@ -64,6 +64,11 @@ class HandScore:
     kaboot: int | None
     gahwa_winner: int | None
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Explicit: a compiled frozen dataclass cannot be unpickled by assigning its fields (issue 15).
+        fields = (self.card_points, self.game_points, self.score, self.winner, self.kaboot, self.gahwa_winner)
+        return (HandScore, fields)
+
 
 def score_hand(
     *,

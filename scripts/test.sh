@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a virtual environment (if needed), installs PostgreSQL for the storage tests if missing
 # (as root, with apt-get), and runs every check: ruff, mypy, pytest.
+# The engine is compiled in place first (scripts/build-engine.sh; issue 15).
 # All three run even if one fails; the exit code is non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -23,8 +24,13 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb 
       "Install it with: sudo apt-get install postgresql" >&2
   fi
 fi
+bash scripts/build-engine.sh || exit 1
 status=0
 echo "== ruff"; .venv/bin/python -m ruff check . || status=1
 echo "== mypy"; .venv/bin/python -m mypy || status=1
 echo "== pytest"; .venv/bin/python -m pytest "$@" || status=1
+# Issue 15: the engine and AI tests, and the differential test, on the pure-Python engine too.
+echo "== pytest (BALOOT_PURE_PYTHON=1: engine, AI, differential)"
+BALOOT_PURE_PYTHON=1 .venv/bin/python -m pytest tests/test_engine_*.py tests/test_ai_*.py tests/test_differential.py \
+  || status=1
 exit $status

@@ -33,6 +33,7 @@ from baloot import (
     Rules,
     seat_view,
 )
+from baloot.actions import _INTERNED
 from baloot.bidding import Outcome
 from baloot.cards import parse_suit
 from baloot.projects import Project
@@ -239,7 +240,7 @@ def _all_interned_actions() -> list[Action]:
                 acts.extend(Action(seat, t, suit=s) for s in range(4))
             else:
                 acts.append(Action(seat, t))
-    acts.extend(Action._interned.values())
+    acts.extend(_INTERNED.values())
     return list(dict.fromkeys(acts))
 
 
@@ -405,14 +406,14 @@ def test_bad_decks_and_dealers_raise_baloot_errors() -> None:
             Hand(0, deck)
     for dealer in (-1, 4, "0", None, 1.5):
         with pytest.raises(BalootError):
-            Hand(dealer, ALL_CARDS)  # type: ignore[arg-type]
+            Hand(dealer, ALL_CARDS)
 
 
 def test_bad_seat_in_action_is_notation_error() -> None:
     """R10: seats are 0..3."""
     for seat in (-1, 4, "0", None):
         with pytest.raises(BalootError):
-            Action(seat, ActionType.PASS)  # type: ignore[arg-type]
+            Action(seat, ActionType.PASS)
 
 
 def _playing_hand() -> Hand:
@@ -452,4 +453,4 @@ def test_seat_view_bad_seat_is_baloot_error() -> None:
 def test_action_with_string_type_is_baloot_error() -> None:
     """An action type given as a plain string is bad input: BalootError, not AttributeError."""
     with contextlib.suppress(BalootError):
-        Action(0, "pass")  # type: ignore[arg-type]
+        Action(0, "pass")

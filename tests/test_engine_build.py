@@ -1,0 +1,36 @@
+"""Issue 15: the engine runs the same compiled (mypyc) or pure; values cross processes by pickle."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import baloot
+from baloot import ALL_CARDS, Action
+from baloot.projects import Project, ProjectType
+from baloot.scoring import HandScore
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_engine_values_survive_pickle() -> None:
+    """The AI workers receive views by pickle (R10 values: cards, actions, projects, scores)."""
+    assert pickle.loads(pickle.dumps(ALL_CARDS[5])) is ALL_CARDS[5]
+    action = Action.play(2, "QH")
+    assert pickle.loads(pickle.dumps(action)) is action
+    project = Project(ProjectType.SIRA, 0b111, 2, 0)
+    assert pickle.loads(pickle.dumps(project)) == project
+    score = HandScore((100, 62), (10, 6), (10, 6), 0, None, None)
+    assert pickle.loads(pickle.dumps(score)) == score
+
+
+def test_pure_python_is_forced_by_the_environment() -> None:
+    """BALOOT_PURE_PYTHON=1 loads every engine module from its .py source."""
+    code = "import baloot, baloot.hand as h; print(baloot.ENGINE_BUILD, h.__file__.endswith('.py'))"
+    env = {**os.environ, "BALOOT_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["pure", "True"]
+    assert baloot.ENGINE_BUILD in ("compiled", "pure") or baloot.ENGINE_BUILD.startswith("partly")
