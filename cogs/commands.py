@@ -40,6 +40,7 @@ RULE_OPTIONS = (
     "trump_sequence_priority",
     "projects_multiply_fully",
     "baloot_stays_with_holder",
+    "sawa",
 )
 
 
@@ -91,13 +92,14 @@ class BalootCommands(commands.Cog):
         trump_sequence_priority: bool | None = None,
         projects_multiply_fully: bool | None = None,
         baloot_stays_with_holder: bool | None = None,
+        sawa: bool | None = None,
     ) -> None:
         """Open a table in this channel with its options; the creator sits at seat 1."""
         runtime = self.runtime
         user_locale(interaction)
         values = dict(zip(RULE_OPTIONS, (ashkal_on_ace, ashkal_round_two, third_round_on_ace, kawesh,
                                          declarer_leads, trump_sequence_priority, projects_multiply_fully,
-                                         baloot_stays_with_holder), strict=True))
+                                         baloot_stays_with_holder, sawa), strict=True))
         rules: dict[str, object] = {k: v for k, v in values.items() if v is not None}
         if target is not None:
             rules["target"] = target

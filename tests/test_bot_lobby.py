@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from fakediscord import DiscordEnv
@@ -80,3 +81,16 @@ async def test_tables_in_two_channels_one_seat_per_user(discord_env: DiscordEnv,
     ended = await table.host.person.slash("baloot", "end", channel=second)
     assert ended.message is not None and ended.message.content == f"The table was closed by <@{table.host.person.id}>."
     assert [r[0] for r in table.query("SELECT status FROM tables ORDER BY id")] == ["open", "ended"]
+
+
+async def test_create_can_turn_sawa_off(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    """R9 option ``sawa`` (R12) through ``/baloot create``: stored with the table's rules."""
+    table = await open_table(discord_env, tmp_path, start=False)
+    second = discord_env.create_channel(table.guild, "no-sawa")
+    erin = discord_env.create_user("erin").join(table.guild)
+    created = await erin.slash("baloot", "create", channel=second, sawa=False)
+    assert created.response_type == 4 and not created.ephemeral
+    rules = {row[0]: json.loads(row[1]) for row in table.query("SELECT channel_id, rules FROM tables")}
+    assert rules[second.id]["sawa"] is False
+    assert rules[table.channel.id]["sawa"] is True  # on unless set off (R9)
+    table.assert_clean_log()

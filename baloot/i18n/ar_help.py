@@ -61,6 +61,8 @@ _COMMANDS: Final = {
     "opt.projects_multiply_fully.desc": "المشاريع ×3 و×4 في الثري والفور",
     "opt.baloot_stays_with_holder.name": "البلوت_لصاحبه",
     "opt.baloot_stays_with_holder.desc": "الفريق الخاسر يحتفظ ببلوته",
+    "opt.sawa.name": "سوا",
+    "opt.sawa.desc": "السوا: يحق لمن عليه اللعب أن يطلب بقية الأكلات (مفعّل ما لم يُطفأ)",
     "choice.team.1": "الفريق 1 (المقعدان 1 و3)",
     "choice.team.2": "الفريق 2 (المقعدان 2 و4)",
     "choice.language.en": "English (الإنجليزية)",

@@ -61,6 +61,8 @@ _COMMANDS: Final = {
     "opt.projects_multiply_fully.desc": "Projects count ×3 and ×4 at Triple and Four",
     "opt.baloot_stays_with_holder.name": "baloot_stays_with_holder",
     "opt.baloot_stays_with_holder.desc": "A losing team keeps its own Baloot",
+    "opt.sawa.name": "sawa",
+    "opt.sawa.desc": "Sawa: the player to lead may claim the remaining tricks (R12; on unless set off)",
     "choice.team.1": "Team 1 (seats 1 and 3)",
     "choice.team.2": "Team 2 (seats 2 and 4)",
     "choice.language.en": "English",
