@@ -46,8 +46,16 @@ _SIDE_SHIFTS: Final = tuple(tuple(8 * s for s in range(4) if s != trump) for tru
 """``_SIDE_SHIFTS[trump]``: bit offsets of the suits judged in plain order (all four in Sun)."""
 
 
-def claim_holds(hand: int, played: int, trump: int, locked: bool) -> bool:
-    """R12.2: may a seat holding ``hand`` claim Sawa at its lead, from its own knowledge only?
+Fault = tuple[ErrorCode, int]
+"""Why R12.2 refuses a claim: the code and its number (trumps out, or the suit)."""
+
+_LOCKED: Final[Fault] = (ErrorCode.SAWA_LOCKED, 0)
+_TRUMPS_OUT: Final = tuple((ErrorCode.SAWA_TRUMPS, n) for n in range(9))
+_HIGHER_IN: Final = tuple((ErrorCode.SAWA_HIGHER, suit) for suit in range(4))
+
+
+def claim_fault(hand: int, played: int, trump: int, locked: bool) -> Fault | None:
+    """R12.2, the one definition: why a seat holding ``hand`` may not claim Sawa at its lead, or None.
 
     ``played`` holds the cards of the completed tricks (at a lead nothing else
     is on the table); a card is *outstanding* when it is neither played nor in
@@ -70,53 +78,45 @@ def claim_holds(hand: int, played: int, trump: int, locked: bool) -> bool:
         trumps_out = out >> shift & 255
         if trumps_out:
             if locked and hand & ~SUIT_MASK[trump]:
-                return False  # R5.2: no trump lead while holding other cards
+                return _LOCKED  # R5.2: no trump lead while holding other cards
             above = TRUMP_STRENGTH[hand >> shift & 255] >> TRUMP_STRENGTH[trumps_out].bit_length()
             if above.bit_count() < trumps_out.bit_count():
-                return False
-    for shift in _SIDE_SHIFTS[trump]:  # noqa: SIM110 (a plain loop: all() with a generator is slower)
+                return _TRUMPS_OUT[trumps_out.bit_count()]
+    for shift in _SIDE_SHIFTS[trump]:
         # Every outstanding card of the suit must rank below the lowest held one.
         if PLAIN_STRENGTH[out >> shift & 255] >= _LOWEST_PLAIN[hand >> shift & 255]:
-            return False
-    return True
+            return _HIGHER_IN[shift >> 3]
+    return None
+
+
+def claim_holds(hand: int, played: int, trump: int, locked: bool) -> bool:
+    """R12.2: may a seat holding ``hand`` claim Sawa at its lead (:func:`claim_fault` finds nothing)?"""
+    return claim_fault(hand, played, trump, locked) is None
 
 
 def claim_refusal(hand: int, played: int, trump: int, locked: bool) -> IllegalActionError:
-    """Why :func:`claim_holds` refuses this claim (R12.2): the error to raise, with its code."""
-    outstanding = FULL_DECK & ~(played | hand)
-    if trump != NO_TRUMP:
-        shift = trump * 8
-        out = outstanding >> shift & 255
-        if out:
-            if locked and hand & ~SUIT_MASK[trump]:
-                return IllegalActionError(
-                    "Sawa: trumps are still out and this hand is locked, so you could not lead trumps "
-                    "to draw them (R12.2, R5.2).",
-                    code=ErrorCode.SAWA_LOCKED,
-                )
-            above = TRUMP_STRENGTH[hand >> shift & 255] >> TRUMP_STRENGTH[out].bit_length()
-            if above.bit_count() < out.bit_count():
-                return IllegalActionError(
-                    f"Sawa: {out.bit_count()} trump(s) are still out and you do not hold as many trumps "
-                    "above all of them (R12.2).",
-                    code=ErrorCode.SAWA_TRUMPS,
-                    params={"count": out.bit_count()},
-                )
-    for suit in (0, 1, 2, 3):
-        if suit == trump:
-            continue
-        shift = suit * 8
-        own = hand >> shift & 255
-        out = outstanding >> shift & 255
-        if own and out:
-            mine = PLAIN_STRENGTH[own]
-            if PLAIN_STRENGTH[out] >= mine & -mine:
-                return IllegalActionError(
-                    f"Sawa: a card of {SUIT_NAMES[suit]} higher than one of yours is still out (R12.2).",
-                    code=ErrorCode.SAWA_HIGHER,
-                    params={"suit": suit},
-                )
-    return IllegalActionError("Sawa is not possible now (R12).", code=ErrorCode.SAWA_REFUSED)
+    """Why :func:`claim_fault` refuses this claim (R12.2): the error to raise, with its code."""
+    fault = claim_fault(hand, played, trump, locked)
+    if fault is None:
+        return IllegalActionError("Sawa is not possible now (R12).", code=ErrorCode.SAWA_REFUSED)
+    code, number = fault
+    if code is ErrorCode.SAWA_LOCKED:
+        return IllegalActionError(
+            "Sawa: trumps are still out and this hand is locked, so you could not lead trumps "
+            "to draw them (R12.2, R5.2).",
+            code=code,
+        )
+    if code is ErrorCode.SAWA_TRUMPS:
+        return IllegalActionError(
+            f"Sawa: {number} trump(s) are still out and you do not hold as many trumps above all of them (R12.2).",
+            code=code,
+            params={"count": number},
+        )
+    return IllegalActionError(
+        f"Sawa: a card of {SUIT_NAMES[number]} higher than one of yours is still out (R12.2).",
+        code=code,
+        params={"suit": number},
+    )
 
 
 def claim_points(played: int, trump: int) -> int:
