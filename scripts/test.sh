@@ -24,6 +24,7 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb 
       "Install it with: sudo apt-get install postgresql" >&2
   fi
 fi
+bash scripts/install-fonts.sh  # DejaVu Sans for the table picture (Arabic names)
 bash scripts/build-engine.sh || exit 1
 status=0
 echo "== ruff"; .venv/bin/python -m ruff check . || status=1
