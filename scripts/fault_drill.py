@@ -94,7 +94,7 @@ class Drill:
                 del result
 
     async def counts(self, ids: list[int]) -> dict[int, int]:
-        return {t: await self.storage.action_count(t) for t in ids}
+        return {t: sum(len(h.actions) for h in await self.storage.hands(t)) for t in ids}
 
 
 async def drill(tables: int, seed: int) -> int:
