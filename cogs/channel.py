@@ -26,8 +26,9 @@ from baloot.render import Notice, Payload, render_lobby, render_notice, render_t
 from baloot.render.picture import table_picture
 from baloot.tables import StorageUnavailable
 
-from .payloads import attach_picture, edit_args, message_args, send_args
+from .payloads import attach_picture, message_args, send_args
 from .shown import TableState
+from .wire import edit_message
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -177,7 +178,7 @@ class ChannelBoard:
         try:
             if message_id is not None:
                 try:
-                    await channel.get_partial_message(message_id).edit(**edit_args(payload))
+                    await edit_message(self.runtime.client, state.channel_id, message_id, payload)
                     return
                 except discord.NotFound:
                     log.info("table %s: message %s is gone; sending a new one", state.table_id, key)

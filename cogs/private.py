@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Final
 
 import discord
@@ -31,8 +30,9 @@ from baloot.render import Payload, TableInfo, render_hand
 from baloot.render.picture import table_picture
 from baloot.view import SeatView
 
-from .payloads import attach_picture, edit_args, send_args
+from .payloads import attach_picture, send_args
 from .shown import TableState
+from .wire import ResponseToken, edit_message, edit_response
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -66,7 +66,7 @@ class Viewer:
     table_id: int
     seat: int
     dm_closed: bool = False
-    interaction: discord.Interaction | None = None  # the latest whose response is this player's view
+    response: ResponseToken | None = None  # of the latest interaction whose response is this player's view
     dm_channel_id: int | None = None
     dm_message_id: int | None = None
     shown: Shown | None = None
@@ -77,10 +77,7 @@ class Viewer:
     task: asyncio.Task[None] | None = None
 
     def token_valid(self) -> bool:
-        inter = self.interaction
-        if inter is None:
-            return False
-        return (datetime.now(UTC) - inter.created_at).total_seconds() < TOKEN_LIFETIME
+        return self.response is not None and self.response.age() < TOKEN_LIFETIME
 
 
 class PrivateHands:
@@ -174,13 +171,13 @@ class PrivateHands:
 
     async def _send(self, viewer: Viewer, payload: Payload) -> bool:
         if viewer.token_valid():
-            assert viewer.interaction is not None
+            assert viewer.response is not None
             try:
-                await viewer.interaction.edit_original_response(**edit_args(payload))
+                await edit_response(self.runtime.client, viewer.response, payload)
                 return True
             except discord.HTTPException as exc:
                 log.info("user %s: interaction edit refused (%s); using DMs", viewer.user_id, exc.status)
-                viewer.interaction = None
+                viewer.response = None
         if viewer.dm_closed:
             return False
         return await self._send_dm(viewer, payload)
@@ -189,9 +186,8 @@ class PrivateHands:
         client = self.runtime.client
         try:
             if viewer.dm_channel_id is not None and viewer.dm_message_id is not None:
-                channel = client.get_partial_messageable(viewer.dm_channel_id, type=discord.ChannelType.private)
                 try:
-                    await channel.get_partial_message(viewer.dm_message_id).edit(**edit_args(payload))
+                    await edit_message(client, viewer.dm_channel_id, viewer.dm_message_id, payload)
                     return True
                 except discord.NotFound:
                     viewer.dm_message_id = None
@@ -231,7 +227,7 @@ class PrivateHands:
         """The press was answered; ``interaction``'s response now shows version ``shown``."""
         viewer.busy = max(0, viewer.busy - 1)
         if interaction is not None and shown is not None:
-            viewer.interaction = interaction
+            viewer.response = ResponseToken.of(interaction)
             viewer.shown = shown
         if viewer.dirty:
             self._kick(viewer)

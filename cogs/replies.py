@@ -29,8 +29,9 @@ from baloot.i18n import resolve_locale
 from baloot.render import Payload, render_error, render_text
 from baloot.tables import StorageUnavailable
 
-from .payloads import edit_args, message_args, send_args
+from .payloads import message_args, send_args
 from .runtime import Runtime, runtime_of
+from .wire import answer_update
 
 log = logging.getLogger("baloot.discord")
 T = TypeVar("T")
@@ -145,11 +146,7 @@ async def reply(interaction: discord.Interaction, payload: Payload, *, ephemeral
 
 async def update(interaction: discord.Interaction, payload: Payload) -> None:
     """Answer a press by editing the message it was on (callback type 7); its files replace the old ones."""
-    args = edit_args(payload)
-    if not interaction.response.is_done():
-        await interaction.response.edit_message(**args)
-    else:
-        await interaction.edit_original_response(**args)
+    await answer_update(interaction, payload)
 
 
 def _context(interaction: discord.Interaction) -> tuple[str, int, str]:

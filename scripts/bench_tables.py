@@ -471,6 +471,9 @@ class Bench:
             / max(1e-9, self.phase_times["end"] - self.phase_times["setup"]),
             "bot_cpu_ms_per_interaction": 1000 * (self.bot_cpu["end"] - self.bot_cpu["setup"])
             / max(1, len(lat.all)),
+            "bot_cpu_ms_setup": 1000 * (self.bot_cpu["play"] - self.bot_cpu["setup"])
+            / max(1, len(lat.all) - len(lat.play)),
+            "bot_cpu_ms_press": 1000 * (self.bot_cpu["end"] - self.bot_cpu["play"]) / max(1, len(lat.play)),
             "loop_lag_p99_ms": 1000 * percentile(self.loop_lag, 0.99),
             "bench_cpu_pct": 100 * (self.own_cpu["end"] - self.own_cpu["setup"])
             / max(1e-9, self.phase_times["end"] - self.phase_times["setup"]),
@@ -531,6 +534,7 @@ def print_figures(results: list[dict[str, Any]], args: argparse.Namespace) -> No
         ("setup / play wall s", "{setup_s:.1f} / {play_s:.1f}"),
         ("CPU % bot | bench+stand-in", "{bot_cpu_pct:.0f} | {bench_cpu_pct:.0f}"),
         ("bot CPU ms / interaction", "{bot_cpu_ms_per_interaction:.2f}"),
+        ("  setup command | play press", "{bot_cpu_ms_setup:.2f} | {bot_cpu_ms_press:.2f}"),
         ("stand-in loop lag p99 ms", "{loop_lag_p99_ms:.1f}"),
     ]
     width = max(len(label) for label, _ in rows)

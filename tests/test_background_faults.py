@@ -84,14 +84,9 @@ class _Channel:
         self.sent.append(kwargs["content"])
         return SimpleNamespace(id=next(self._ids))
 
-    def get_partial_message(self, message_id: int) -> Any:
-        channel = self
-
-        class Message:
-            async def edit(self, **kwargs: Any) -> None:
-                channel.edited.append((message_id, kwargs["content"]))
-
-        return Message()
+    async def edit_message(self, channel_id: int, message_id: int, *, params: Any) -> None:
+        """``client.http.edit_message``: the table message's edits go as JSON bodies (cogs.wire)."""
+        self.edited.append((message_id, params.payload["content"]))
 
 
 class _Board(ChannelBoard):
@@ -113,7 +108,8 @@ async def test_the_channel_flusher_survives_storage_faults_and_errors(tmp_path: 
     info = await service.create(1, 100, 11, "Ali")
     channel = _Channel()
     runtime = SimpleNamespace(
-        client=SimpleNamespace(get_partial_messageable=lambda *a, **k: channel),
+        client=SimpleNamespace(get_partial_messageable=lambda *a, **k: channel,
+                               http=SimpleNamespace(edit_message=channel.edit_message)),
         service=service,
         shown=SimpleNamespace(forget=lambda table_id: None),
     )

@@ -1,0 +1,139 @@
+"""Rendered payloads sent as Discord's JSON through discord.py's request layer (issue 9: bot CPU per press).
+
+discord.py's high-level calls (``InteractionResponse.edit_message``,
+``Interaction.edit_original_response``, ``PartialMessage.edit``) turn our
+payload's dicts into a ``View`` of ``Button`` objects and ``Embed`` objects,
+back into dicts, and parse every answer into a ``Message``: on a button press
+that was most of the bot's CPU (``scripts/bench_tables.py --profile``). The
+hot paths - answering a press, refreshing a private view, editing the table
+message - go through here instead: the body is built once from the payload's
+dicts and sent by discord.py's own request layer (its rate-limit buckets,
+retries and ``discord.HTTPException``s are kept); the answer is not parsed.
+
+A payload with files (a picture) is sent as multipart, built by discord.py's
+own parameter builders. A private view is refreshed through a
+:class:`ResponseToken` (the few fields it needs) instead of keeping the whole
+``discord.Interaction`` of the player's last press (memory per table).
+
+This uses discord.py's request adapters (``discord.http``,
+``discord.webhook.async_``), stable within the version pinned in
+``requirements.txt``; ``tests/test_wire.py`` checks the bodies against
+discord.py's own on every payload shape we send.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+import discord
+from discord.enums import InteractionResponseType
+from discord.http import MultipartParameters, handle_message_parameters
+from discord.webhook.async_ import async_context, interaction_message_response_params
+
+from baloot.render import Payload
+
+from .emojis import CARD_EMOJIS
+from .payloads import edit_args
+
+UPDATE_MESSAGE: Final = InteractionResponseType.message_update.value
+"""Callback type 7: the press's answer replaces the message it was on."""
+NOBODY: Final = discord.AllowedMentions.none().to_dict()
+"""``allowed_mentions`` of every message: nobody is pinged by an edit (turn pings are their own messages)."""
+
+
+def components_json(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The payload's action rows as sent: each card button with its emoji once the bot has one (issue 10)."""
+    if not CARD_EMOJIS.by_card:
+        return rows
+    out = []
+    for row in rows:
+        buttons = []
+        for comp in row.get("components", []):
+            emoji = CARD_EMOJIS.for_custom_id(str(comp.get("custom_id", "")))
+            buttons.append(comp if emoji is None else {**comp, "emoji": emoji.to_dict()})
+        out.append({**row, "components": buttons})
+    return out
+
+
+def message_json(payload: Payload) -> dict[str, Any]:
+    """The JSON body of a message (create or edit) without files; ``files: []`` removes the attachments."""
+    body: dict[str, Any] = {
+        "content": str(payload.get("content") or ""),
+        "embeds": list(payload.get("embeds", [])),
+        "components": components_json(list(payload.get("components", []))),
+        "allowed_mentions": NOBODY,
+    }
+    if payload.get("files") == []:
+        body["attachments"] = []
+    return body
+
+
+def message_params(payload: Payload, *, callback: int | None = None) -> MultipartParameters:
+    """Request parameters for ``payload``: a message body, or an interaction callback of type ``callback``."""
+    if not payload.get("files"):
+        body = message_json(payload)
+        return MultipartParameters(payload=body if callback is None else {"type": callback, "data": body},
+                                   multipart=None, files=None)
+    args = edit_args(payload)  # files: discord.py builds the multipart form
+    if callback is None:
+        return handle_message_parameters(content=args["content"], embeds=args["embeds"], view=args["view"],
+                                         attachments=args.get("attachments", discord.utils.MISSING),
+                                         allowed_mentions=args["allowed_mentions"])
+    return interaction_message_response_params(type=callback, content=args["content"], embeds=args["embeds"],
+                                               view=args["view"],
+                                               attachments=args.get("attachments", discord.utils.MISSING),
+                                               allowed_mentions=args["allowed_mentions"])
+
+
+def _session(client: discord.Client) -> Any:
+    return client.http._HTTPClient__session  # type: ignore[attr-defined]  # the session discord.py uses
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseToken:
+    """What editing an interaction's response needs (its token is valid for 15 minutes)."""
+
+    application_id: int
+    token: str
+    created: float  # time.monotonic() when it was received
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction) -> ResponseToken:
+        return cls(interaction.application_id, interaction.token, time.monotonic())
+
+    def age(self) -> float:
+        return time.monotonic() - self.created
+
+
+async def answer_update(interaction: discord.Interaction, payload: Payload) -> None:
+    """Answer a press by replacing its message with ``payload`` (callback type 7; if deferred, an edit)."""
+    if interaction.response.is_done():
+        await edit_response(interaction.client, ResponseToken.of(interaction), payload)
+        return
+    client = interaction.client
+    http = client.http
+    with message_params(payload, callback=UPDATE_MESSAGE) as params:
+        await async_context.get().create_interaction_response(
+            interaction.id, interaction.token, session=_session(client),
+            proxy=http.proxy, proxy_auth=http.proxy_auth, params=params,
+        )
+    interaction.response._response_type = InteractionResponseType.message_update
+
+
+async def edit_response(client: discord.Client, token: ResponseToken, payload: Payload) -> None:
+    """Replace an interaction's response (an ephemeral private view) with ``payload``."""
+    http = client.http
+    with message_params(payload) as params:
+        await async_context.get().edit_original_interaction_response(
+            token.application_id, token.token, session=_session(client),
+            proxy=http.proxy, proxy_auth=http.proxy_auth,
+            payload=params.payload, multipart=params.multipart, files=params.files,
+        )
+
+
+async def edit_message(client: discord.Client, channel_id: int, message_id: int, payload: Payload) -> None:
+    """Edit one of the bot's messages (a DM, the table message) with ``payload`` (bot token)."""
+    with message_params(payload) as params:
+        await client.http.edit_message(channel_id, message_id, params=params)
