@@ -1,0 +1,85 @@
+"""cogs/wire.py (issue 9): the JSON bodies of the hot paths are what discord.py itself would have sent.
+
+The hot paths skip discord.py's View/Embed objects; this checks, over the
+payloads of random matches (table messages in both languages, every seat's
+private view at every action), that the body equals the one discord.py's own
+builder makes from the same payload, card emojis included.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import discord
+import pytest
+from discord.http import handle_message_parameters
+from render_helpers import table_payload
+
+from baloot import Match, Rules, seat_view
+from baloot.render import Payload, TableInfo, render_hand
+from cogs.emojis import CARD_EMOJIS
+from cogs.payloads import message_args
+from cogs.wire import UPDATE_MESSAGE, message_json, message_params
+
+INFO = TableInfo("4242", names=("Noura", "Fahad", "Reem", "Saad"))
+
+
+def discord_py_body(payload: Payload) -> dict[str, Any]:
+    """What ``Message.edit(**message_args(payload))`` sends, less the fields that are defaults."""
+    body = dict(handle_message_parameters(**message_args(payload)).payload or {})
+    body.pop("tts", None)
+    body["embeds"] = [{k: v for k, v in e.items() if (k, v) != ("flags", 0)} for e in body.get("embeds", [])]
+    return body
+
+
+def payloads(seed: int) -> list[Payload]:
+    """Every table message after each action, and each seat's private view, of one random match's hands."""
+    rng = random.Random(seed)
+    match = Match(Rules(target=152), first_dealer=seed % 4)
+    out: list[Payload] = []
+    for _ in range(2):
+        hand = match.deal(rng)
+        while not hand.finished:
+            out.append(table_payload(INFO, match, "ar" if len(out) % 2 else "en"))
+            for seat in range(4):
+                out.append(render_hand(INFO, seat_view(hand, seat), len(match.hands) - 1, "en"))
+            match.apply(rng.choice(hand.legal_actions()))
+        out.append(table_payload(INFO, match, "en"))
+        if match.finished:
+            break
+    return out
+
+
+@pytest.fixture()
+def card_emojis() -> Any:
+    saved = dict(CARD_EMOJIS.by_card)
+    CARD_EMOJIS.by_card.update({i: discord.PartialEmoji(name=f"bl_{i}", id=10_000 + i) for i in range(32)})
+    yield CARD_EMOJIS
+    CARD_EMOJIS.by_card.clear()
+    CARD_EMOJIS.by_card.update(saved)
+
+
+@pytest.mark.parametrize("with_emojis", [False, True])
+def test_bodies_equal_discord_py_for_every_payload(with_emojis: bool, request: pytest.FixtureRequest) -> None:
+    if with_emojis:
+        request.getfixturevalue("card_emojis")
+    seen_emoji = False
+    for seed in range(3):
+        for payload in payloads(seed):
+            body = message_json(payload)
+            assert body == discord_py_body(payload)
+            seen_emoji = seen_emoji or any("emoji" in b for row in body["components"] for b in row["components"])
+    assert seen_emoji == with_emojis
+
+
+def test_a_callback_wraps_the_body_and_files_go_as_multipart() -> None:
+    payload = render_hand(INFO, seat_view(Match(Rules()).deal(random.Random(1)), 0), 0, "en")
+    with message_params(payload, callback=UPDATE_MESSAGE) as params:
+        assert params.payload == {"type": 7, "data": message_json(payload)} and params.files is None
+    removed = {**payload, "files": []}
+    assert message_json(removed)["attachments"] == []  # a picture taken away is removed from the message
+    assert "attachments" not in message_json(payload)  # no files: the attachments are left as they are
+    with message_params({**payload, "files": [("table.png", b"\x89PNG")]}) as params:
+        assert params.files is not None and [f.filename for f in params.files] == ["table.png"]
+        assert params.multipart is not None and params.payload is None
