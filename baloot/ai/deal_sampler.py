@@ -168,12 +168,32 @@ def _project_masks(kind: ProjectType, sun: bool) -> list[int]:
     return masks
 
 
+def _project_key(view: SeatView, mask: int, seat: int, sun: bool) -> tuple[int, ...]:
+    """R6.2's order of the best project made of ``mask``, ties to the seat nearer the dealer's right."""
+    trump = None if sun else view.trump
+    best = best_projects(mask, sun, trump, view.rules.trump_sequence_priority)
+    position = (seat - view.dealer - 1) % 4
+    return (*best[0].strength(sun, trump, view.rules.trump_sequence_priority), -position) if best else ()
+
+
+def _shown_best(view: SeatView, sun: bool) -> tuple[tuple[int, ...], int] | None:
+    """(R6.2 key, team) of the strongest shown project: every hidden one of the other team lost to it."""
+    best: tuple[tuple[int, ...], int] | None = None
+    for seat, projects in view.declared:
+        if projects:
+            key = _project_key(view, projects[0].mask, seat, sun)
+            if best is None or key > best[0]:
+                best = (key, seat & 1)
+    return best
+
+
 def plant_hidden_projects(view: SeatView, k: Knowledge, rng: random.Random) -> Knowledge:
     """Give each seat that declared a project whose cards are not shown (R6.2) a
     random project of the kind it announced, among the cards it could have held."""
     shown = {s for s, _ in view.declared}
     known = list(k.known)
     sun = view.contract == "sun"
+    beaten = _shown_best(view, sun)
     for s, kinds in view.announced:
         if s == k.seat or s in shown or not kinds:
             continue
@@ -183,8 +203,11 @@ def plant_hidden_projects(view: SeatView, k: Knowledge, rng: random.Random) -> K
                 others |= known[t] | k.played_by[t]
         possible = (k.played_by[s] | known[s] | (k.unseen & k.allowed[s])) & ~others
         used = 0
+        losing = beaten is not None and beaten[1] != s & 1
         for kind in kinds:  # every announced project, on disjoint cards (R6.1)
             fits = [m for m in _project_masks(kind, sun) if m & possible == m and not m & used]
+            if losing and not used and beaten is not None:  # R6.2: its best project lost to the shown one
+                fits = [m for m in fits if _project_key(view, m, s, sun) < beaten[0]]
             if not fits:
                 break
             used |= rng.choice(fits)
