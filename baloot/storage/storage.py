@@ -280,19 +280,19 @@ class Storage:
         second write of the same index raises :class:`StorageConflict`.
         """
         now = self.clock()
+        insert = """INSERT INTO actions (table_id, hand_no, idx, action, by_user_id, auto, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)"""
+        row = (table_id, hand_no, idx, dumps(action), by_user_id, int(auto), now)
+        if result is None:  # one statement: atomic on its own (the hot path)
+            await self.db.execute(insert, row)
+            return
         async with self.db.transaction() as db:
+            await db.execute(insert, row)
+            await insert_result(db, result)
             await db.execute(
-                """INSERT INTO actions (table_id, hand_no, idx, action, by_user_id, auto, created_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?)""",
-                (table_id, hand_no, idx, dumps(action), by_user_id, int(auto), now),
+                "UPDATE tables SET status = 'finished', finished_at = ?, end_reason = 'finished' WHERE id = ?",
+                (now, table_id),
             )
-            if result is not None:
-                await insert_result(db, result)
-                await db.execute(
-                    "UPDATE tables SET status = 'finished', finished_at = ?, end_reason = 'finished' "
-                    "WHERE id = ?",
-                    (now, table_id),
-                )
 
     async def hands(self, table_id: int) -> list[StoredHand]:
         """Every stored hand of a table with its actions, in order."""
