@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Final
+from typing import Any, Final
 
 import discord
 
@@ -36,6 +36,22 @@ class CardEmojis:
     def __init__(self) -> None:
         self.by_card: dict[int, discord.PartialEmoji] = {}
         self.task: asyncio.Task[None] | None = None
+        self._json: dict[str, dict[str, Any] | None] = {}  # action code -> emoji JSON (cleared as emojis come)
+
+    def replace(self, by_card: dict[int, discord.PartialEmoji]) -> None:
+        """Use exactly these card emojis (tests; start-up goes through :meth:`load`)."""
+        self.by_card = dict(by_card)
+        self._json.clear()
+
+    def json_for_custom_id(self, custom_id: str) -> dict[str, Any] | None:
+        """:meth:`for_custom_id` as Discord's JSON, looked up by the id's action code (the hot path)."""
+        code = custom_id.rpartition(":")[2]
+        try:
+            return self._json[code]
+        except KeyError:
+            emoji = self.for_custom_id(custom_id)
+            value = self._json[code] = None if emoji is None else dict(emoji.to_dict())
+            return value
 
     def for_custom_id(self, custom_id: str) -> discord.PartialEmoji | None:
         """The emoji of the card an action button plays, if it has one."""
@@ -51,6 +67,7 @@ class CardEmojis:
         for card in ALL_CARDS:
             if emoji.name == emoji_name(card) and emoji.id is not None:
                 self.by_card[card.index] = discord.PartialEmoji(name=emoji.name, id=emoji.id)
+                self._json.clear()
 
     async def load(self, client: discord.Client) -> None:
         """Read the application's emojis (start-up); then create the missing cards in the background."""

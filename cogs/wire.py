@@ -51,8 +51,8 @@ def components_json(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for row in rows:
         buttons = []
         for comp in row.get("components", []):
-            emoji = CARD_EMOJIS.for_custom_id(str(comp.get("custom_id", "")))
-            buttons.append(comp if emoji is None else {**comp, "emoji": emoji.to_dict()})
+            emoji = CARD_EMOJIS.json_for_custom_id(str(comp.get("custom_id", "")))
+            buttons.append(comp if emoji is None else {**comp, "emoji": emoji})
         out.append({**row, "components": buttons})
     return out
 

@@ -54,10 +54,9 @@ def payloads(seed: int) -> list[Payload]:
 @pytest.fixture()
 def card_emojis() -> Any:
     saved = dict(CARD_EMOJIS.by_card)
-    CARD_EMOJIS.by_card.update({i: discord.PartialEmoji(name=f"bl_{i}", id=10_000 + i) for i in range(32)})
+    CARD_EMOJIS.replace({i: discord.PartialEmoji(name=f"bl_{i}", id=10_000 + i) for i in range(32)})
     yield CARD_EMOJIS
-    CARD_EMOJIS.by_card.clear()
-    CARD_EMOJIS.by_card.update(saved)
+    CARD_EMOJIS.replace(saved)
 
 
 @pytest.mark.parametrize("with_emojis", [False, True])

@@ -6,6 +6,7 @@ Everything here returns plain text from the catalog (:mod:`baloot.i18n`).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Final
 
 from ..actions import Action, ActionType
@@ -43,6 +44,13 @@ def card_text(card: Card, locale: str) -> str:
     An Arabic card is one right-to-left isolate (RLI … PDI), so that its rank and
     suit stay together and read the same way for ``10 ♥`` as for ``بنت ♥``.
     """
+    return _card_text(card.index, locale)
+
+
+@lru_cache(maxsize=256)
+def _card_text(index: int, locale: str) -> str:
+    """:func:`card_text` by card index: 32 cards x the locales, built once (a private view shows ~15)."""
+    card = Card(index)
     text = t("card", locale, rank=rank_text(card.rank, locale), symbol=SUIT_SYMBOLS[card.suit])
     return rtl(text) if is_rtl(locale) else text
 
@@ -146,6 +154,12 @@ def default_bot_name(seat: int) -> str:
 
 def display_name(raw: str, locale: str) -> str:
     """A user-supplied name as shown: cut, markdown-escaped, in FSI … PDI (its own direction)."""
+    return _display_name(raw)
+
+
+@lru_cache(maxsize=4096)
+def _display_name(raw: str) -> str:
+    """:func:`display_name`, kept for the names of the tables being played (a view shows each name often)."""
     return isolate(escape(raw.strip()[:NAME_LIMIT]))
 
 
