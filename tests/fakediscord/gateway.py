@@ -13,6 +13,7 @@ import json
 import logging
 import secrets
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +54,7 @@ class GatewaySession:
     intents: int = 0
     identified: bool = False
     shard: tuple[int, int] = (0, 1)  # (shard_id, shard_count) from IDENTIFY
+    heard: Counter[str] = field(default_factory=Counter)  # dispatches sent, by event name
 
     def receives(self, guild_id: int | None) -> bool:
         """Whether this session gets the events of ``guild_id`` (None: a DM, shard 0 only)."""
@@ -65,6 +67,7 @@ class GatewaySession:
 
     async def dispatch(self, event: str, data: JSON) -> None:
         self.seq += 1
+        self.heard[event] += 1
         await self.send({"op": 0, "t": event, "s": self.seq, "d": data})
 
 
