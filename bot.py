@@ -10,6 +10,12 @@ translator, load the cogs (a failing one is logged, not fatal), register the
 persistent buttons, sync the slash commands (to ``DEV_GUILD_ID`` when set,
 else globally) and resume every unfinished table. Shutdown stops the tables'
 timers, the workers and the storage. The token is never logged.
+
+Several processes (issue 11): with ``SHARD_COUNT`` (and ``SHARD_IDS``) the bot
+is a discord.py ``AutoShardedBot`` holding those shards; it resumes and drives
+only the tables of guilds on its shards, and syncs the commands only where
+``SYNC_COMMANDS`` says (by default: the process holding shard 0). Without
+them it is one plain ``Bot`` process, as before.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import signal
 import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
@@ -55,18 +62,28 @@ def intents() -> discord.Intents:
     return wanted
 
 
-class BalootBot(commands.Bot):
-    """The bot: owns the storage, the table service and the Discord layer's runtime."""
+if TYPE_CHECKING:
+    _Client = commands.Bot
+else:
+    _Client = object
+
+
+class BalootClient(_Client):
+    """The bot: owns the storage, the table service and the Discord layer's runtime.
+
+    Mixed into :class:`BalootBot` (one process) or :class:`ShardedBalootBot` (``SHARD_COUNT``).
+    """
 
     runtime: Runtime
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, **shards: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
             tree_cls=LocalizedCommandTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            **shards,
         )
         self.settings = settings
         self.storage: Storage | None = None
@@ -86,6 +103,7 @@ class BalootBot(commands.Bot):
             bot_delay=settings.bot_delay_seconds,
             bot_factory=make_player,
             bot_executor=self.executor,
+            owns_guild=settings.owns_guild if settings.sharded else None,
         )
         runtime = Runtime(
             self, service, ShownTables(), Languages(service, self, settings.default_language),
@@ -103,16 +121,23 @@ class BalootBot(commands.Bot):
             except Exception:
                 log.exception("could not load %s; starting without it", extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        guild = discord.Object(settings.dev_guild_id) if settings.dev_guild_id else None
-        if guild is not None:
-            self.tree.copy_global_to(guild=guild)
-        synced = await self.tree.sync(guild=guild)
-        log.info("synced %d commands %s", len(synced), f"to server {guild.id}" if guild else "globally")
+        if settings.sync_commands:
+            guild = discord.Object(settings.dev_guild_id) if settings.dev_guild_id else None
+            if guild is not None:
+                self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands %s", len(synced), f"to server {guild.id}" if guild else "globally")
+        else:
+            log.info("not syncing commands (SYNC_COMMANDS; the process holding shard 0 does)")
         if settings.table_pictures != "off":
             await asyncio.to_thread(warm_up)  # the pictures' fonts and palette (issue 10)
             await CARD_EMOJIS.load(self)  # card-face emojis; the missing ones are created meanwhile
         resumed = await service.resume_all()
-        log.info("resumed %d tables", len(resumed))
+        if settings.sharded:
+            log.info("resumed %d tables of shards %s of %s", len(resumed), list(settings.shard_ids),
+                     settings.shard_count)
+        else:
+            log.info("resumed %d tables", len(resumed))
         service.start_sweeping()
 
     async def on_ready(self) -> None:
@@ -138,6 +163,22 @@ class BalootBot(commands.Bot):
             await self.storage.close()
 
 
+class BalootBot(BalootClient, commands.Bot):
+    """One process holding every guild (no ``SHARD_COUNT``)."""
+
+
+class ShardedBalootBot(BalootClient, commands.AutoShardedBot):
+    """A process holding ``SHARD_IDS`` of ``SHARD_COUNT`` shards (discord.py's ``AutoShardedBot``)."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings, shard_count=settings.shard_count, shard_ids=list(settings.shard_ids))
+
+
+def make_bot(settings: Settings) -> BalootClient:
+    """The bot for these settings: sharded when ``SHARD_COUNT`` is set, else one plain process."""
+    return ShardedBalootBot(settings) if settings.sharded else BalootBot(settings)
+
+
 def configure_logging(level: str) -> None:
     logging.basicConfig(
         level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
@@ -145,7 +186,7 @@ def configure_logging(level: str) -> None:
     logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
 
 
-async def run(bot: BalootBot, token: str) -> None:
+async def run(bot: BalootClient, token: str) -> None:
     """Run the bot until it is closed; SIGINT and SIGTERM close it cleanly."""
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
@@ -199,7 +240,7 @@ def main() -> int:
         return 2
     try:
         with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
-            runner.run(run(BalootBot(settings), settings.token))
+            runner.run(run(make_bot(settings), settings.token))
     except discord.LoginFailure:
         log.error("Discord refused the token (DISCORD_TOKEN)")
         return 2

@@ -31,6 +31,18 @@ class Settings:
     log_level: str
     ping_delay_seconds: float = 20.0  # a human's turn pings them after this long (issue 10); 0: at once
     table_pictures: str = "channel"  # TABLE_PICTURES: "channel" (the table message), "all" (and private views), "off"
+    shard_count: int | None = None  # SHARD_COUNT (issue 11): None runs one unsharded process
+    shard_ids: tuple[int, ...] = ()  # SHARD_IDS: the shards this process holds (all, when only the count is set)
+    sync_commands: bool = True  # SYNC_COMMANDS: default, only the process holding shard 0 syncs
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process holds ``guild_id``: Discord sends a guild's events to shard
+        ``(guild_id >> 22) % shard_count`` only; unsharded, every guild is ours."""
+        return self.shard_count is None or shard_of(guild_id, self.shard_count) in self.shard_ids
 
     def __repr__(self) -> str:
         return (
@@ -38,8 +50,14 @@ class Settings:
             f"database_sync={self.database_sync!r}, database_url={redact_url(self.database_url)!r}, "
             f"dev_guild_id={self.dev_guild_id}, default_language={self.default_language!r}, "
             f"turn_seconds={self.turn_seconds}, bot_delay_seconds={self.bot_delay_seconds}, "
-            f"ai_workers={self.ai_workers}, log_level={self.log_level!r}, table_pictures={self.table_pictures!r})"
+            f"ai_workers={self.ai_workers}, log_level={self.log_level!r}, table_pictures={self.table_pictures!r}, "
+            f"shard_count={self.shard_count}, shard_ids={list(self.shard_ids)}, sync_commands={self.sync_commands})"
         )
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord sends a guild's events to: ``(guild_id >> 22) % shard_count``."""
+    return (guild_id >> 22) % shard_count
 
 
 def redact_url(url: str | None) -> str | None:
@@ -90,6 +108,43 @@ def _pictures(env: Mapping[str, str]) -> str:
     return mode
 
 
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...]]:
+    """``SHARD_COUNT`` and ``SHARD_IDS`` (issue 11): both unset for one unsharded process; the count alone
+    for every shard in this process; ids (``0,1``) for a share of them, each below the count, no repeats."""
+    raw_ids = env.get("SHARD_IDS", "").strip()
+    if not env.get("SHARD_COUNT", "").strip():
+        if raw_ids:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (the total number of shards of all processes)")
+        return None, ()
+    count = _int(env, "SHARD_COUNT", 1, 1, 4096)
+    if not raw_ids:
+        return count, tuple(range(count))
+    try:
+        ids = tuple(int(part) for part in raw_ids.split(","))
+    except ValueError:
+        raise ConfigError("SHARD_IDS must be shard numbers separated by commas, e.g. 0,1") from None
+    if any(not 0 <= i < count for i in ids):
+        raise ConfigError(f"SHARD_IDS must be between 0 and SHARD_COUNT - 1 ({count - 1})")
+    if len(set(ids)) != len(ids):
+        raise ConfigError("SHARD_IDS names a shard twice")
+    return count, tuple(sorted(ids))
+
+
+SYNC_MODES = {"": None, "auto": None, "1": True, "yes": True, "true": True, "0": False, "no": False, "false": False}
+
+
+def _sync_commands(env: Mapping[str, str], shard_ids: tuple[int, ...], sharded: bool) -> bool:
+    """``SYNC_COMMANDS``: auto (default) syncs in an unsharded process and in the one holding shard 0;
+    1 or 0 forces it on or off (one process of the bot should sync)."""
+    raw = env.get("SYNC_COMMANDS", "").strip().lower()
+    if raw not in SYNC_MODES:
+        raise ConfigError("SYNC_COMMANDS must be auto, 1 or 0")
+    forced = SYNC_MODES[raw]
+    if forced is not None:
+        return forced
+    return not sharded or 0 in shard_ids
+
+
 def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Settings:
     """Read the settings from ``env`` (default: the process environment)."""
     env = os.environ if env is None else env
@@ -122,6 +177,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
     level = (env.get("LOG_LEVEL", "INFO").strip() or "INFO").upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigError("LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR")
+    shard_count, shard_ids = _shards(env)
     return Settings(
         token=token,
         database_path=Path(env.get("DATABASE_PATH", "").strip() or "data/baloot.db"),
@@ -135,4 +191,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         ai_workers=_int(env, "AI_WORKERS", 1, 0, 16),
         log_level=level,
         table_pictures=_pictures(env),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+        sync_commands=_sync_commands(env, shard_ids, shard_count is not None),
     )

@@ -114,6 +114,7 @@ class ErrorCode(StrEnum):
     NEED_FOUR = "need_four"
     TABLE_FINISHED = "table_finished"
     BAD_OPTION = "bad_option"
+    TABLE_ELSEWHERE = "table_elsewhere"
 
 
 ErrorParams = Mapping[str, str | int]

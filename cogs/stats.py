@@ -51,7 +51,8 @@ PERIOD_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.period.{p}"), value=
 
 def stats_of(client: discord.Client) -> StatsService:
     """The statistics service of the loaded :class:`StatsCog`."""
-    cog = client.get_cog(StatsCog.__cog_name__) if isinstance(client, commands.Bot) else None
+    # BotBase: a plain Bot and an AutoShardedBot (SHARD_COUNT, issue 11) alike
+    cog = client.get_cog(StatsCog.__cog_name__) if isinstance(client, commands.bot.BotBase) else None
     if not isinstance(cog, StatsCog):
         raise RuntimeError("the statistics cog is not loaded")
     return cog.stats

@@ -234,6 +234,8 @@ _ERRORS: Final = {
     "error.need_four": "Four players must be seated to start.",
     "error.table_finished": "This table has finished.",
     "error.bad_option": "That table option is not valid: {detail}",
+    "error.table_elsewhere": ("This table is run by another part of the bot, which cannot take presses from "
+                              "direct messages yet — nothing changed. Play with “My hand” on the table message."),
     "error.busy": "The table is busy, try again in a moment.",
     "error.internal": "Something went wrong on our side; nothing in the game changed.",
     "error.storage_unavailable": "The table could not save that — nothing changed. Try again in a moment.",

@@ -98,6 +98,7 @@ CODE_KEYS: Final[Mapping[ErrorCode, str]] = {
     E.NEED_FOUR: "error.need_four",
     E.TABLE_FINISHED: "error.table_finished",
     E.BAD_OPTION: "error.bad_option",
+    E.TABLE_ELSEWHERE: "error.table_elsewhere",
 }
 """The catalog key of every error code (a test checks it is total and both catalogs hold each)."""
 
@@ -118,6 +119,7 @@ SERVICE_ERRORS: Final = (
     "error.need_four",
     "error.table_finished",
     "error.bad_option",
+    "error.table_elsewhere",
     "error.busy",
     "error.internal",
 )

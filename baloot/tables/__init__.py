@@ -18,6 +18,7 @@ from .errors import (
     NotYourTurn,
     SeatTaken,
     StaleAction,
+    TableElsewhere,
     TableError,
     TableExists,
     TableFull,
@@ -25,7 +26,7 @@ from .errors import (
 )
 from .info import ActResult, EndResult, PlayerHand, SeatInfo, TableInfo, Version
 from .listeners import Listener
-from .service import RngFactory, TableService
+from .service import GuildFilter, RngFactory, TableService
 from .snapshot import HandSnapshot, TableSnapshot
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "BotFactory",
     "BotPlayer",
     "EndResult",
+    "GuildFilter",
     "HandSnapshot",
     "Listener",
     "NoTableHere",
@@ -50,6 +52,7 @@ __all__ = [
     "StaleAction",
     "StorageError",
     "StorageUnavailable",
+    "TableElsewhere",
     "TableError",
     "TableExists",
     "TableFull",

@@ -33,6 +33,12 @@ class ServiceBase:
     _tables: dict[int, LiveTable]
     _by_channel: dict[int, int]
     _seated: dict[int, int]  # user id -> table id
+    owns_guild: Callable[[int], bool] | None  # None: this process holds every guild's tables
+
+    def holds(self, guild_id: int) -> bool:
+        """Whether this service drives the tables of ``guild_id`` (issue 11: its guild is on one of
+        this process's shards; always, without ``owns_guild``)."""
+        return self.owns_guild is None or self.owns_guild(guild_id)
 
     # -- lookups ---------------------------------------------------------------------------
     def _in_channel(self, channel_id: int) -> LiveTable:

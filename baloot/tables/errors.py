@@ -82,6 +82,13 @@ class TableNotRunning(TableError):
     default_code = ErrorCode.NOT_RUNNING
 
 
+class TableElsewhere(TableError):
+    """The table is live but held by another bot process (issue 11: its guild is on another shard)."""
+
+    default = "This table is run by another bot process."
+    default_code = ErrorCode.TABLE_ELSEWHERE
+
+
 class BadOption(TableError):
     """A table option that is not valid; its message (``detail``) says what is allowed."""
 

@@ -19,7 +19,7 @@ from ..storage.rows import StoredMessage, TableStatus
 from ..summary import MatchSummary
 from ..view import PublicView
 from .base import ServiceBase
-from .errors import NoTableHere, NotAllowed, NotYourTurn, StaleAction, TableNotRunning
+from .errors import NoTableHere, NotAllowed, NotYourTurn, StaleAction, TableElsewhere, TableNotRunning
 from .info import ActResult, PlayerHand, Version
 from .live import LiveTable, seat_row
 from .snapshot import TableSnapshot
@@ -36,6 +36,8 @@ class GameplayOps(ServiceBase):
         row = await self.storage.table(table_id)
         if row is None:
             raise NoTableHere("That table does not exist.")
+        if row.status.live and not self.holds(row.guild_id):
+            raise TableElsewhere()  # a DM press reaches shard 0; the table lives with its guild's shard
         raise TableNotRunning("This table has closed; its match is over.", code=ErrorCode.TABLE_FINISHED)
 
     @staticmethod

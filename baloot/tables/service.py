@@ -38,6 +38,9 @@ from .turns import TurnRunner, TurnSettings
 
 log = logging.getLogger("baloot.tables")
 
+GuildFilter = Callable[[int], bool]
+"""Whether this process holds a guild's tables (issue 11: the guild is on one of its shards)."""
+
 RngFactory = Callable[[int], random.Random]
 """Gives a table (by id) its random generator: decks, first dealer and bot seeds."""
 
@@ -68,10 +71,12 @@ class TableService(LobbyOps, GameplayOps):
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         retry_most: float = 5.0,
         sweep_seconds: float = 5.0,
+        owns_guild: GuildFilter | None = None,
     ) -> None:
         if away_after < 1:
             raise ValueError("away_after must be at least 1")
         self.storage = storage
+        self.owns_guild = owns_guild  # None: every guild (one process holds all tables)
         self.rng_factory = rng_factory
         self.turn_seconds_default = turn_seconds_default
         self.turn_seconds_range = turn_seconds_range
@@ -117,11 +122,13 @@ class TableService(LobbyOps, GameplayOps):
         """Rebuild every open or playing table from storage and restart its timers (fresh turn).
 
         The match is the replay of the stored record through the engine. A
-        table whose record no longer replays is logged and left alone.
+        table whose record no longer replays is logged and left alone. With
+        ``owns_guild`` set, only the tables of the guilds it accepts are resumed:
+        the others belong to the bot process holding their guild's shard (issue 11).
         """
         resumed: list[TableInfo] = []
         for row in await self.storage.live_tables():
-            if row.id in self._tables:
+            if row.id in self._tables or not self.holds(row.guild_id):
                 continue
             try:
                 record = await self.storage.game_record(row.id)

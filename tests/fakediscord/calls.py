@@ -15,6 +15,7 @@ class CallRecord:
     template: str  # e.g. "/channels/{channel_id}/messages" (Discord's OpenAPI path)
     kind: TokenKind
     status: int
+    at: float = 0.0  # time.monotonic() when it was answered
 
     @property
     def route(self) -> str:
@@ -65,6 +66,21 @@ class CallLog:
 
     def by_kind(self, *, since: int = 0) -> Counter[str]:
         return Counter(r.kind for r in self.records[since:])
+
+    def peak_rate(
+        self, *, kind: TokenKind | None = "bot", window: float = 1.0, since: int = 0, accepted: bool = True
+    ) -> int:
+        """The most calls of ``kind`` answered within any ``window`` seconds (by default only those not
+        refused with 429): what Discord's global limit, 50 bot-token calls per second, bounds."""
+        times = [
+            r.at for r in self.select(kind=kind, since=since) if not (accepted and r.status == 429)
+        ]
+        best = start = 0
+        for end, at in enumerate(times):
+            while at - times[start] >= window:
+                start += 1
+            best = max(best, end - start + 1)
+        return best
 
     def report(self, *, since: int = 0) -> str:
         """One line per (kind, route), most frequent first, for benchmarks."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .gateway import PRIVILEGED_INTENTS
 from .process import BotProcess
-from .server import FakeDiscord
+from .server import GLOBAL_RATE_LIMIT, FakeDiscord
 
 
 class DiscordEnv(FakeDiscord):
@@ -18,9 +18,14 @@ class DiscordEnv(FakeDiscord):
         validate_schema: bool = True,
         granted_intents: int = PRIVILEGED_INTENTS,
         bot_name: str = "TestBot",
+        global_rate_limit: int | None = GLOBAL_RATE_LIMIT,
+        recommended_shards: int = 1,
+        max_concurrency: int = 1,
     ) -> None:
         super().__init__(
-            validate_schema=validate_schema, granted_intents=granted_intents, bot_name=bot_name
+            validate_schema=validate_schema, granted_intents=granted_intents, bot_name=bot_name,
+            global_rate_limit=global_rate_limit, recommended_shards=recommended_shards,
+            max_concurrency=max_concurrency,
         )
         self.bots: list[BotProcess] = []
 

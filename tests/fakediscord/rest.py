@@ -69,7 +69,7 @@ class RestApi:
             ("GET", "/oauth2/applications/@me", self.get_application),
             ("GET", "/applications/@me", self.get_application),
             ("GET", "/gateway", self.get_gateway),
-            ("GET", "/gateway/bot", self.get_gateway),
+            ("GET", "/gateway/bot", self.get_bot_gateway),
             ("GET", "/applications/{application_id}/commands", self.list_commands),
             ("PUT", "/applications/{application_id}/commands", self.sync_commands),
             ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self.list_commands),
@@ -285,15 +285,21 @@ class RestApi:
         return _no_content()
 
     async def get_gateway(self, request: web.Request) -> web.Response:
+        return _ok({"url": self.server.gateway_url})
+
+    async def get_bot_gateway(self, request: web.Request) -> web.Response:
+        """The gateway URL, the recommended shard count, and the session start limit: IDENTIFYs left
+        today (1000 a day), and ``max_concurrency``, how many shards may identify per 5 seconds."""
+        s = self.server
         return _ok(
             {
-                "url": self.server.gateway_url,
-                "shards": 1,
+                "url": s.gateway_url,
+                "shards": s.recommended_shards,
                 "session_start_limit": {
                     "total": 1000,
-                    "remaining": 1000,
-                    "reset_after": 0,
-                    "max_concurrency": 1,
+                    "remaining": max(1000 - s.gateway.identifies, 0),
+                    "reset_after": 86_400_000,
+                    "max_concurrency": s.max_concurrency,
                 },
             }
         )

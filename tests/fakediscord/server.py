@@ -13,6 +13,7 @@ import contextlib
 import json
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 T = TypeVar("T")
 API_PREFIX = "/api/v10"
+GLOBAL_RATE_LIMIT = 50
+"""Discord's global limit: bot-token requests per second, all sessions and processes of a token together."""
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -69,6 +72,9 @@ class FakeDiscord:
         validate_schema: bool = True,
         granted_intents: int = PRIVILEGED_INTENTS,
         bot_name: str = "TestBot",
+        global_rate_limit: int | None = GLOBAL_RATE_LIMIT,
+        recommended_shards: int = 1,
+        max_concurrency: int = 1,
     ) -> None:
         self.token = "fake." + secrets.token_urlsafe(24)
         self.application_id = snowflake()
@@ -90,6 +96,13 @@ class FakeDiscord:
         self.rejections: list[tuple[str, DiscordError]] = []
         self.hook_events: list[JSON] = []
         self.rate_limits: dict[str, RateLimitRule] = {}
+        # The global limit (None: off): times of the bot-token calls let through in the last second.
+        self.global_rate_limit = global_rate_limit
+        self._global_window: deque[float] = deque()
+        self.global_refusals = 0
+        # What ``GET /gateway/bot`` answers: the recommended shard count and identify concurrency.
+        self.recommended_shards = recommended_shards
+        self.max_concurrency = max_concurrency
 
         self.gateway = Gateway(self)
         self.rest = RestApi(self)
@@ -295,9 +308,17 @@ class FakeDiscord:
             if kind == "none" or bad_token:
                 raise DiscordError(401, 0, "401: Unauthorized")
             rule = self.rate_limits.get(route)
-            if rule is not None and rule.remaining > 0:
-                rule.remaining -= 1
+            wait = self._global_wait() if kind == "bot" else None
+            if wait is not None:
+                self.global_refusals += 1
                 response: web.StreamResponse = json_response(
+                    {"message": "You are being rate limited.", "retry_after": wait, "global": True, "code": 0},
+                    status=429,
+                    headers={"Via": "1.1 google", "X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"},
+                )
+            elif rule is not None and rule.remaining > 0:
+                rule.remaining -= 1
+                response = json_response(
                     {
                         "message": "You are being rate limited.",
                         "retry_after": rule.retry_after,
@@ -311,9 +332,27 @@ class FakeDiscord:
         except DiscordError as err:
             self.rejections.append((route, err))
             response = json_response(err.body(), status=err.status)
-        self.calls.add(CallRecord(request.method, template, kind, response.status))
+        self.calls.add(CallRecord(request.method, template, kind, response.status, time.monotonic()))
         self.notify()
         return response
+
+    def _global_wait(self) -> float | None:
+        """Count one bot-token call against the global limit: None if it may pass, else the
+        seconds until it could (the oldest call of the last second leaves the window).
+
+        Interaction callbacks and webhook calls with the interaction token are exempt, as on
+        Discord; refused calls (429) are not counted.
+        """
+        if self.global_rate_limit is None:
+            return None
+        now = time.monotonic()
+        window = self._global_window
+        while window and window[0] <= now - 1.0:
+            window.popleft()
+        if len(window) >= self.global_rate_limit:
+            return round(max(window[0] + 1.0 - now, 0.001), 3)
+        window.append(now)
+        return None
 
     @staticmethod
     def _token_kind(request: web.Request) -> TokenKind:

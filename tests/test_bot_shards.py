@@ -1,0 +1,190 @@
+"""End to end (issue 11): two bot processes, shards [0] and [1] of 2, on one PostgreSQL and one stand-in.
+
+Each process holds the guilds of its shard: it answers only their interactions,
+resumes only their tables, and a restart of one leaves the other's table alone.
+Players press in the channels (ephemeral "My hand" views), which reach the
+guild's own shard; a press in a DM reaches shard 0 only, so one for the other
+process's table is refused privately and changes nothing. All the bot-token
+calls of both processes together stay within Discord's global limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+from collections.abc import Coroutine, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import asyncpg
+from fakediscord import BotProcess, Channel, DiscordEnv, Guild, Message
+from fakediscord.gateway import shard_of
+from fakediscord.server import GLOBAL_RATE_LIMIT
+from pg_cluster import Cluster
+from test_bot_harness import ACTION_RE, BotTable, Player, bot_env, contract_policy, forge, refused
+
+from baloot.i18n import t
+
+T = TypeVar("T")
+COUNT = 2
+SUN = contract_policy("sun")  # a hand that is played out, not thrown in
+
+
+class PgReader:
+    """Synchronous reads of the bots' PostgreSQL (``?`` placeholders), for the harness's sync predicates.
+
+    One connection on its own event loop in a thread, so a read never waits on the test's loop.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.conn: asyncpg.Connection[Any] = self._run(asyncpg.connect(url))
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        numbered = iter(range(1, 100))
+        sql = re.sub(r"\?", lambda _: f"${next(numbered)}", sql)
+        return list(self._run(self.conn.fetch(sql, *params)))
+
+    def close(self) -> None:
+        self._run(self.conn.close())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+class PgTable(BotTable):
+    """A :class:`BotTable` whose database is the shared PostgreSQL."""
+
+    reader: PgReader
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return self.reader.query(sql, params)
+
+
+class ChannelPlayer(Player):
+    """A player who plays from their ephemeral "My hand" view in the channel, never from DMs."""
+
+    def views(self) -> list[Message]:
+        return [m for m in super().views() if m in self.person.ephemerals()]
+
+
+def guild_on(env: DiscordEnv, shard: int) -> Guild:
+    """A new guild whose events Discord sends to ``shard`` of COUNT."""
+    while True:
+        guild = env.create_guild(f"Diwaniya {len(env.guilds)}")
+        if shard_of(guild.id, COUNT) == shard:
+            return guild
+        del env.guilds[guild.id]  # not announced to any bot yet: no bot runs
+
+
+async def seat_table(env: DiscordEnv, guild: Guild, bot: BotProcess, reader: PgReader, *,
+                     dms: Sequence[bool]) -> PgTable:
+    """A table in a new channel of ``guild``: four players seated in order and the match started."""
+    channel = env.create_channel(guild, "baloot")
+    players = []
+    for i, open_dms in enumerate(dms):
+        person = env.create_user(f"p{guild.id % 1000}_{i}", accepts_dms=open_dms).join(guild, admin=(i == 0))
+        players.append(Player(person) if open_dms else ChannelPlayer(person))
+    table = PgTable(env, guild, channel, players, bot, Path("unused"))
+    table.reader = reader
+    created = await players[0].person.slash("baloot", "create", channel=channel)
+    assert created.response_type == 4 and not created.ephemeral, created.rejected
+    players[0].seat = 0
+    for seat, player in enumerate(players[1:], start=1):
+        joined = await player.person.slash("baloot", "join", channel=channel, seat=seat + 1)
+        assert joined.ephemeral and joined.message is not None, joined.rejected
+        player.seat = seat
+    started = await players[0].person.slash("baloot", "start", channel=channel)
+    assert started.response_type == 4 and not started.ephemeral, started.message
+    return table
+
+
+async def open_hands(table: PgTable) -> None:
+    """Each channel player opens "My hand" on the table message (their DMs are closed)."""
+    mine = await table.env.wait_for(lambda: next((m for m in table.table_messages() if m.components), None))
+    for player in table.players:
+        if isinstance(player, ChannelPlayer):
+            opened = await player.person.click(mine, "My hand")
+            assert opened.response_type == 4 and opened.ephemeral, opened.rejected
+
+
+def interactions_heard(env: DiscordEnv, channel: Channel) -> int:
+    return sum(1 for i in env.interactions.values() if i.channel.id == channel.id)
+
+
+async def test_two_processes_each_hold_their_shards_tables(
+    discord_env: DiscordEnv, pg_cluster: Cluster, tmp_path: Path
+) -> None:
+    env = discord_env
+    url = await pg_cluster.new_database()
+    reader = PgReader(url)
+    guilds = {shard: guild_on(env, shard) for shard in (0, 1)}
+    bots: dict[int, BotProcess] = {}
+    for shard in (0, 1):  # shard 0's process syncs the commands (SYNC_COMMANDS=auto); the other does not
+        settings = bot_env(tmp_path / f"unused-{shard}.db", DATABASE_URL=url, SHARD_COUNT=str(COUNT),
+                           SHARD_IDS=str(shard), TABLE_PICTURES="0")
+        bots[shard] = await env.start_bot("bot.py", env=settings, expect_commands=shard == 0)
+    try:
+        assert env.command_syncs == 1
+        assert sorted(s.shard for s in env.gateway.sessions) == [(0, 2), (1, 2)]
+        mark = env.calls.mark()
+        # Shard 0's table plays from DMs (they reach shard 0, its own process); shard 1's from the channel,
+        # but its host's DMs are open: the other process's DM views reach them.
+        tables = {
+            0: await seat_table(env, guilds[0], bots[0], reader, dms=[True, True, True, True]),
+            1: await seat_table(env, guilds[1], bots[1], reader, dms=[True, False, False, False]),
+        }
+        await open_hands(tables[1])
+
+        # A DM press for shard 1's table reaches shard 0's process: refused privately, nothing changed.
+        host = tables[1].players[0]
+        dm = await host.person.wait_dm(lambda m: any(ACTION_RE.match(c) for c in m.custom_ids()))
+        custom_id = next(c for c in dm.custom_ids() if ACTION_RE.match(c))
+        before = tables[1].action_count()
+        answer = await forge(host.person, dm, custom_id)
+        assert refused(answer) == t("error.table_elsewhere", "en")
+        assert tables[1].action_count() == before
+        # ... so the host plays from the channel too.
+        mine = next(m for m in tables[1].table_messages() if m.components)
+        assert (await host.person.click(mine, "My hand")).ephemeral
+        tables[1].players[0] = ChannelPlayer(host.person, host.seat)
+
+        # Both tables play a hand at once, each driven by its own process.
+        steps = await asyncio.gather(tables[0].play_hand(SUN), tables[1].play_hand(SUN))
+        assert min(steps) > 8
+        for table in tables.values():
+            assert table.action_count() == len(table.acted)
+            table.assert_private()
+
+        # Each process heard only its own guild's interactions (and the DMs went to shard 0).
+        by_shard = {s.shard[0]: s for s in env.gateway.sessions}
+        dm_presses = sum(1 for i in env.interactions.values() if i.guild is None)
+        assert dm_presses > 8  # shard 0's players pressed in their DMs
+        for shard in (0, 1):
+            assert by_shard[shard].heard["INTERACTION_CREATE"] == (
+                interactions_heard(env, tables[shard].channel) + (dm_presses if shard == 0 else 0))
+        assert not [i for i in env.interactions.values() if not i.acknowledged]
+
+        # A restart of shard 1's process resumes its own table only; shard 0's plays on meanwhile.
+        await bots[1].restart(expect_commands=False)
+        assert "resumed 1 tables of shards [1] of 2" in bots[1].output
+        assert "resumed 0 tables of shards [0] of 2" in bots[0].output
+        await open_hands(tables[1])
+        steps = await asyncio.gather(tables[0].play_hand(SUN), tables[1].play_hand(SUN))
+        assert min(steps) > 8
+        for table in tables.values():
+            stored = [(a["seat"], a["type"]) for h in table.record()["hands"] for a in h["actions"]]
+            assert [seat for seat, _ in stored] == [seat for seat, _ in table.acted]
+            table.assert_clean_log()
+
+        # Both processes together never passed the global limit of bot-token calls.
+        peak = env.calls.peak_rate(since=mark)
+        print(f"bot-token calls: peak {peak}/s, {env.global_refusals} refused (global 429)")
+        assert peak <= GLOBAL_RATE_LIMIT
+    finally:
+        reader.close()
