@@ -47,6 +47,7 @@ from baloot.tables.workers import worker_pool
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
 from cogs.emojis import CARD_EMOJIS
+from cogs.pacing import Pacer, install_pacer, share
 from cogs.presenter import Presenter
 from cogs.replies import install_error_handler
 from cogs.runtime import Languages, Runtime
@@ -86,6 +87,8 @@ class BalootClient(_Client):
             **shards,
         )
         self.settings = settings
+        # bot-token requests within this process's share of Discord's global limit (issue 11)
+        self.pacer = install_pacer(self, Pacer(share(settings.shard_ids, settings.shard_count)))
         self.storage: Storage | None = None
         self.service: TableService | None = None
         self.executor: ProcessPoolExecutor | None = None
