@@ -88,7 +88,8 @@ class BalootClient(_Client):
         )
         self.settings = settings
         # bot-token requests within this process's share of Discord's global limit (issue 11)
-        self.pacer = install_pacer(self, Pacer(share(settings.shard_ids, settings.shard_count)))
+        self.pacer = install_pacer(self, Pacer(settings.requests_per_second
+                                               or share(settings.shard_ids, settings.shard_count)))
         self.storage: Storage | None = None
         self.service: TableService | None = None
         self.executor: ProcessPoolExecutor | None = None

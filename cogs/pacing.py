@@ -38,7 +38,11 @@ def share(shard_ids: tuple[int, ...], shard_count: int | None) -> int:
 
 
 class Pacer:
-    """At most ``per_window`` releases in any ``window`` seconds, in the order :meth:`wait` was called."""
+    """At most ``per_window`` releases in any ``window`` seconds, in the order :meth:`wait` was called.
+
+    A release is recorded when it happens, after any wait: on a busy event loop sleepers wake late
+    and together, and recording the planned time instead would let them through in a bunch.
+    """
 
     def __init__(self, per_window: int, window: float = 1.0, clock: Callable[[], float] | None = None) -> None:
         if per_window < 1 or window <= 0:
@@ -46,26 +50,32 @@ class Pacer:
         self.per_window = per_window
         self.window = window
         self._clock = clock
-        self._slots: collections.deque[float] = collections.deque(maxlen=per_window)
+        self._released: collections.deque[float] = collections.deque(maxlen=per_window)
+        self._turn = asyncio.Lock()  # FIFO: waiters go in the order they came
         self.waited = 0  # requests that had to wait (a figure for the logs and the benchmark)
 
     def _now(self) -> float:
         return self._clock() if self._clock is not None else asyncio.get_running_loop().time()
 
-    def reserve(self) -> float:
-        """The time the next request may go (reserved now: later callers go after it)."""
-        now = self._now()
-        at = now
-        if len(self._slots) == self.per_window:
-            at = max(now, self._slots[0] + self.window)
-        self._slots.append(at)
-        return at - now
+    def delay(self) -> float:
+        """Seconds until one more release fits in the window (0: now)."""
+        if len(self._released) < self.per_window:
+            return 0.0
+        return max(0.0, self._released[0] + self.window - self._now())
+
+    def release(self) -> None:
+        """Record a release now (call only when :meth:`delay` is 0)."""
+        self._released.append(self._now())
 
     async def wait(self) -> None:
-        delay = self.reserve()
-        if delay > 0:
-            self.waited += 1
-            await asyncio.sleep(delay)
+        if not self._turn.locked() and self.delay() == 0.0:
+            self.release()  # the common case: no queue, room in the window
+            return
+        self.waited += 1
+        async with self._turn:
+            while (delay := self.delay()) > 0.0:
+                await asyncio.sleep(delay)
+            self.release()
 
 
 Request = Callable[..., Coroutine[Any, Any, Any]]

@@ -330,8 +330,10 @@ class Bench:
         if started.rejected or any(m.ephemeral for m in started.messages):
             raise RuntimeError(f"table {table.index}: start refused: {started.rejected} "
                                f"{[m.content for m in started.messages]}; create/join replies: {replies}")
-        # The first deal sends each player their hand in a DM: that belongs to setting the table up.
-        await self.env.wait_for(lambda: len(table.dm_seats) == 4, CLICK_TIMEOUT)
+        # The first deal sends each player their hand in a DM: that belongs to setting the table up. The
+        # bot sends them within Discord's global limit (cogs/pacing.py): about 9 bot-token calls a table,
+        # so N tables starting at once wait up to N * 9 / 45 s for the last DM.
+        await self.env.wait_for(lambda: len(table.dm_seats) == 4, max(CLICK_TIMEOUT, 1.5 * self.n * 9 / 45))
 
     async def play(self, table: Table) -> None:
         idle_since = time.monotonic()
