@@ -60,10 +60,11 @@ def _free_port() -> int:
 class Cluster:
     """A running test cluster; :meth:`new_database` hands out fresh databases by URL."""
 
-    def __init__(self, bindir: Path, root: Path, port: int) -> None:
+    def __init__(self, bindir: Path, root: Path, port: int, options: str = "") -> None:
         self.bindir = bindir
         self.root = root
         self.port = port
+        self.options = options  # the server's options, to start it again on the same port
         self._names = itertools.count(1)
         self._template_ready = False
 
@@ -101,11 +102,20 @@ class Cluster:
                                       "-o", options, "start"])
                 except RuntimeError:
                     continue
-                return cls(bindir, root, port)
+                return cls(bindir, root, port, options)
             raise RuntimeError(f"pg_ctl could not start the server; see {root / 'server.log'}")
         except BaseException:
             shutil.rmtree(root, ignore_errors=True)
             raise
+
+    def pause(self) -> None:
+        """Shut the server down (``-m fast``: every connection is dropped), keeping its data (issue 14)."""
+        self._run(self.bindir, ["pg_ctl", "-D", str(self.root / "data"), "-m", "fast", "-w", "stop"])
+
+    def resume(self) -> None:
+        """Start the paused server again, on the same port with the same data."""
+        self._run(self.bindir, ["pg_ctl", "-D", str(self.root / "data"), "-l", str(self.root / "server.log"),
+                                "-w", "-t", "60", "-o", self.options, "start"])
 
     def stop(self) -> None:
         """Stop the server at once and delete its folder."""
