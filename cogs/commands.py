@@ -24,6 +24,7 @@ from baloot.tables import BOT_LEVELS, NotAllowed
 
 from .buttons import show_hand
 from .channel import LOBBY
+from .permissions import check_channel
 from .replies import check_choice, in_time, is_admin, remember_name, reply, tell_dms_closed, user_locale
 from .runtime import Runtime, runtime_of
 
@@ -94,9 +95,13 @@ class BalootCommands(commands.Cog):
         baloot_stays_with_holder: bool | None = None,
         sawa: bool | None = None,
     ) -> None:
-        """Open a table in this channel with its options; the creator sits at seat 1."""
+        """Open a table in this channel with its options; the creator sits at seat 1.
+
+        First the bot's own permissions in the channel (issue 10, item 7): what is missing is
+        named privately and nothing is created (:func:`cogs.permissions.check_channel`)."""
         runtime = self.runtime
         user_locale(interaction)
+        check_channel(interaction, pictures=runtime.pictures != "off")
         values = dict(zip(RULE_OPTIONS, (ashkal_on_ace, ashkal_round_two, third_round_on_ace, kawesh,
                                          declarer_leads, trump_sequence_priority, projects_multiply_fully,
                                          baloot_stays_with_holder, sawa), strict=True))

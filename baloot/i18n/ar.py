@@ -222,6 +222,13 @@ _ERRORS: Final = {
     "error.need_four": "يجب أن يجلس أربعة لاعبين للبدء.",
     "error.table_finished": "انتهت هذه الطاولة.",
     "error.bad_option": "خيار الطاولة غير صحيح: {detail}",
+    "error.bot_permissions": "لا أستطيع إدارة طاولة في هذه القناة. الصلاحيات الناقصة: {missing}. "
+    "اطلب من مشرف الخادم أن يمنحني إياها هنا ثم حاول مرة أخرى.",
+    "perm.view_channel": "عرض القناة",
+    "perm.send_messages": "إرسال الرسائل",
+    "perm.send_messages_in_threads": "إرسال الرسائل في المواضيع",
+    "perm.embed_links": "تضمين الروابط",
+    "perm.attach_files": "إرفاق الملفات",
     "error.busy": "الطاولة مشغولة، حاول بعد لحظة.",
     "error.internal": "حدث خطأ من جهتنا؛ لم يتغير شيء في اللعبة.",
     "error.storage_unavailable": "تعذّر على الطاولة حفظ ذلك — لم يتغير شيء. حاول مرة أخرى بعد قليل.",

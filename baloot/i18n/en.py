@@ -234,6 +234,14 @@ _ERRORS: Final = {
     "error.need_four": "Four players must be seated to start.",
     "error.table_finished": "This table has finished.",
     "error.bad_option": "That table option is not valid: {detail}",
+    "error.bot_permissions": "I cannot run a table in this channel: I am missing {missing}. "
+    "Ask a server admin to allow these for me here, then try again.",
+    # Discord's names of the channel permissions the bot needs (issue 10, item 7).
+    "perm.view_channel": "View Channel",
+    "perm.send_messages": "Send Messages",
+    "perm.send_messages_in_threads": "Send Messages in Threads",
+    "perm.embed_links": "Embed Links",
+    "perm.attach_files": "Attach Files",
     "error.busy": "The table is busy, try again in a moment.",
     "error.internal": "Something went wrong on our side; nothing in the game changed.",
     "error.storage_unavailable": "The table could not save that — nothing changed. Try again in a moment.",

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..cards import SUITS
-from ..error_codes import ErrorCode
+from ..error_codes import PERMISSIONS, ErrorCode
 from ..errors import BalootError
 from .catalog import has_key, t
 
@@ -98,6 +98,7 @@ CODE_KEYS: Final[Mapping[ErrorCode, str]] = {
     E.NEED_FOUR: "error.need_four",
     E.TABLE_FINISHED: "error.table_finished",
     E.BAD_OPTION: "error.bad_option",
+    E.BOT_PERMISSIONS: "error.bot_permissions",
 }
 """The catalog key of every error code (a test checks it is total and both catalogs hold each)."""
 
@@ -162,6 +163,9 @@ def error_text(exc: BaseException, locale: str) -> str:
     if "allowed" in params:
         words = [t(_BID_KEYS[w.strip()], locale) for w in params["allowed"].split(",") if w.strip() in _BID_KEYS]
         values["allowed"] = t("list.sep", locale).join(words)
+    if "missing" in params:
+        names = [t(f"perm.{w.strip()}", locale) for w in params["missing"].split(",") if w.strip() in PERMISSIONS]
+        values["missing"] = t("list.sep", locale).join(names)
     try:
         return t(key, locale, **values)
     except KeyError:
