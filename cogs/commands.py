@@ -20,6 +20,7 @@ from baloot.errors import BalootError
 from baloot.i18n import t
 from baloot.i18n.translator import cmd_str
 from baloot.render import Notice, render_lobby, render_rules, render_score_sheet, render_text
+from baloot.render.text import seat_name
 from baloot.tables import BOT_LEVELS, NotAllowed
 
 from .buttons import show_hand
@@ -143,10 +144,18 @@ class BalootCommands(commands.Cog):
         await remember_name(interaction)
         where = info.seat_of(interaction.user.id)
         assert where is not None
-        await reply(interaction, render_text(
-            "notice.joined", locale, name=discord.utils.escape_markdown(interaction.user.display_name),
-            seat=t("seat.number", locale, n=where + 1), team=t("team.number", locale, n=(where & 1) + 1),
-        ), ephemeral=True)
+        name = discord.utils.escape_markdown(interaction.user.display_name)
+        seat_text = t("seat.number", locale, n=where + 1)
+        partner = (where + 2) % 4
+        if info.seats[partner] is not None:  # the partner by name rather than "Team n" (issue 10)
+            runtime = self.runtime
+            state = runtime.shown.get(info.id) or runtime.shown.track(runtime.service.snapshot(info.id))
+            partner_name = seat_name(runtime.render_info(state), partner, locale)
+            payload = render_text("notice.joined_with", locale, name=name, seat=seat_text, partner=partner_name)
+        else:
+            payload = render_text("notice.joined", locale, name=name, seat=seat_text,
+                                  team=t("team.number", locale, n=(where & 1) + 1))
+        await reply(interaction, payload, ephemeral=True)
 
     @baloot.command(name=cmd_str("cmd.leave.name"), description=cmd_str("cmd.leave.desc"))
     async def leave(self, interaction: discord.Interaction) -> None:

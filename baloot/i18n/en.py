@@ -140,6 +140,10 @@ _TABLE: Final = {
     "result.winner_line": "**{team}** win the hand.",
     "result.winner_tie": "**{team}** win the hand (a tie, settled by the units digit {digit}).",
     "result.kaboot_line": "**{team}** took all eight tricks: {kaboot}!",
+    # The same for a team named "Team n" (no one seated); Arabic needs a singular verb there.
+    "result.winner_line.team": "**{team}** win the hand.",
+    "result.winner_tie.team": "**{team}** win the hand (a tie, settled by the units digit {digit}).",
+    "result.kaboot_line.team": "**{team}** took all eight tricks: {kaboot}!",
     "result.multiplier": "Multiplier",
     "result.rule.own": "×1: each team scores its own game points.",
     "result.rule.lost": "×1: the declarers lost, so {team} take all {total} and every project.",
@@ -150,6 +154,7 @@ _TABLE: Final = {
     "result.score": "Hand score",
     "result.match_score": "Match score after hand {n}",
     "match.winner_title": "{team} win the match!",
+    "match.winner_title.team": "{team} win the match!",
     "match.winner_line": "Final score {a} – {b}.",
     "match.gahwa_line": "Won by {gahwa}.",
     # Score sheet.
@@ -256,6 +261,7 @@ _NOTICES: Final = {
     "notice.resumed": "The bot restarted; this table is back where it was.",
     "notice.table_created": "{name} opened a Baloot table. Join with {command}.",
     "notice.joined": "{name} sits in {seat} ({team}).",
+    "notice.joined_with": "{name} sits in {seat}, partnering {partner}.",
     "notice.left": "{name} left the table.",
     "notice.started": "The match begins! {name} deals first.",
     "notice.new_hand": "Hand {n}: {name} deals.",
