@@ -46,3 +46,15 @@ def test_a_join_notice_names_the_partner() -> None:
     assert plain(notice_text(notice, INFO, "en") or "") == "Reem sits in Seat 3, partnering Ali."
     arabic = Notice("notice.joined_with", seat=3, params=(("seat", "المقعد ٤"),))
     assert plain(notice_text(arabic, INFO, "ar") or "") == "بوت ٤ جلس في المقعد ٤ شريكًا لـBadr."
+
+
+def test_a_bad_table_option_reads_arabic_in_arabic() -> None:
+    from baloot.i18n import error_text
+    from baloot.tables import BadOption
+
+    exc = BadOption("The match target must be a whole number from 1 to 1000.")
+    assert error_text(exc, "en") == ("That table option is not valid: "
+                                     "The match target must be a whole number from 1 to 1000.")
+    arabic = error_text(exc, "ar")
+    assert arabic == "خيار الطاولة غير صحيح: اختر إحدى القيم التي يعرضها الأمر."
+    assert not any("a" <= c.lower() <= "z" for c in arabic)

@@ -228,6 +228,7 @@ _ERRORS: Final = {
     "error.need_four": "يجب أن يجلس أربعة لاعبين للبدء.",
     "error.table_finished": "انتهت هذه الطاولة.",
     "error.bad_option": "خيار الطاولة غير صحيح: {detail}",
+    "error.bad_option.detail": "اختر إحدى القيم التي يعرضها الأمر.",
     "error.bot_permissions": "لا أستطيع إدارة طاولة في هذه القناة. الصلاحيات الناقصة: {missing}. "
     "اطلب من مشرف الخادم أن يمنحني إياها هنا ثم حاول مرة أخرى.",
     "perm.view_channel": "عرض القناة",

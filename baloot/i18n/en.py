@@ -239,6 +239,8 @@ _ERRORS: Final = {
     "error.need_four": "Four players must be seated to start.",
     "error.table_finished": "This table has finished.",
     "error.bad_option": "That table option is not valid: {detail}",
+    # What a table option error says outside English, where its free-text detail (English) is not shown.
+    "error.bad_option.detail": "pick one of the values the command offers.",
     "error.bot_permissions": "I cannot run a table in this channel: I am missing {missing}. "
     "Ask a server admin to allow these for me here, then try again.",
     # Discord's names of the channel permissions the bot needs (issue 10, item 7).

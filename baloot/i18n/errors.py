@@ -18,7 +18,7 @@ from typing import Final
 from ..cards import SUITS
 from ..error_codes import PERMISSIONS, ErrorCode
 from ..errors import BalootError
-from .catalog import has_key, t
+from .catalog import has_key, resolve_locale, t
 
 E = ErrorCode
 
@@ -163,6 +163,10 @@ def error_text(exc: BaseException, locale: str) -> str:
     if "allowed" in params:
         words = [t(_BID_KEYS[w.strip()], locale) for w in params["allowed"].split(",") if w.strip() in _BID_KEYS]
         values["allowed"] = t("list.sep", locale).join(words)
+    if isinstance(exc, BalootError) and exc.code is ErrorCode.BAD_OPTION and "detail" in params \
+            and resolve_locale(locale) != "en":
+        # The detail is the table service's English free text: another language gets its own words.
+        values["detail"] = t("error.bad_option.detail", locale)
     if "missing" in params:
         names = [t(f"perm.{w.strip()}", locale) for w in params["missing"].split(",") if w.strip() in PERMISSIONS]
         values["missing"] = t("list.sep", locale).join(names)
