@@ -31,7 +31,9 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
+import discord.http
 from discord.ext import commands
 from dotenv import load_dotenv
 
@@ -224,7 +226,8 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 def main() -> int:
-    """Run until stopped; exit code 2 when a setting is missing or malformed or the database cannot be written."""
+    """Run until stopped; exit code 2 when a setting is missing or malformed, the database cannot be
+    written or Discord refuses the token; 1 when Discord cannot be reached. Each is one line, no traceback."""
     load_dotenv(override=False)
     try:
         settings = load_settings()
@@ -246,9 +249,24 @@ def main() -> int:
         with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
             runner.run(run(make_bot(settings), settings.token))
     except discord.LoginFailure:
-        log.error("Discord refused the token (DISCORD_TOKEN)")
+        log.error("Discord refused the token (DISCORD_TOKEN): copy it again from the Developer Portal "
+                  "(your application -> Bot -> Reset Token)")
         return 2
+    except UNREACHABLE as exc:
+        log.error("cannot reach Discord (%s): %s", discord.http.Route.BASE, one_line(exc))
+        return 1
     return 0
+
+
+UNREACHABLE = (aiohttp.ClientError, OSError, asyncio.TimeoutError, discord.DiscordServerError)
+"""What logging in raises when Discord cannot be reached: no network, DNS, refused or timed-out
+connections, or Discord answering 5xx (after discord.py's own retries). Exit code 1: try later."""
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one short line (its type when it has no message)."""
+    text = " ".join(str(exc).split())
+    return text[:300] if text else type(exc).__name__
 
 
 if __name__ == "__main__":

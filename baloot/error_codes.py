@@ -116,6 +116,9 @@ class ErrorCode(StrEnum):
     BAD_OPTION = "bad_option"
     TABLE_ELSEWHERE = "table_elsewhere"
 
+    # -- the Discord layer (cogs) ----------------------------------------------------------
+    BOT_PERMISSIONS = "bot_permissions"
+
 
 ErrorParams = Mapping[str, str | int]
 """An error's parameters: a suit is its index 0..3 (``S H D C``), a seat 0..3."""
@@ -132,7 +135,13 @@ CODE_PARAMS: Final[Mapping[ErrorCode, frozenset[str]]] = {
     ErrorCode.SAWA_HIGHER: frozenset({"suit"}),
     ErrorCode.NEED_FOUR: frozenset({"seated"}),
     ErrorCode.BAD_OPTION: frozenset({"detail"}),
+    ErrorCode.BOT_PERMISSIONS: frozenset({"missing"}),
 }
 """The parameters a code carries (none when absent): ``suit`` a suit index,
 ``seat`` the seat to move, ``count`` a number of cards, ``allowed`` comma-separated action types (R10
-names), ``action`` an action type, ``seated`` a count, ``detail`` free text."""
+names), ``action`` an action type, ``seated`` a count, ``detail`` free text, ``missing`` comma-separated
+permission names (discord.py's, e.g. ``embed_links,attach_files``; see :data:`PERMISSIONS`)."""
+
+PERMISSIONS: Final = ("view_channel", "send_messages", "send_messages_in_threads", "embed_links", "attach_files")
+"""The channel permissions the bot checks before it opens a table there (issue 10, item 7), in
+the order they are named; each has a catalog name ``perm.<name>``."""

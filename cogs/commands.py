@@ -20,10 +20,12 @@ from baloot.errors import BalootError
 from baloot.i18n import t
 from baloot.i18n.translator import cmd_str
 from baloot.render import Notice, render_lobby, render_rules, render_score_sheet, render_text
+from baloot.render.text import seat_name
 from baloot.tables import BOT_LEVELS, NotAllowed
 
 from .buttons import show_hand
 from .channel import LOBBY
+from .permissions import check_channel
 from .replies import check_choice, in_time, is_admin, remember_name, reply, tell_dms_closed, user_locale
 from .runtime import Runtime, runtime_of
 
@@ -94,9 +96,13 @@ class BalootCommands(commands.Cog):
         baloot_stays_with_holder: bool | None = None,
         sawa: bool | None = None,
     ) -> None:
-        """Open a table in this channel with its options; the creator sits at seat 1."""
+        """Open a table in this channel with its options; the creator sits at seat 1.
+
+        First the bot's own permissions in the channel (issue 10, item 7): what is missing is
+        named privately and nothing is created (:func:`cogs.permissions.check_channel`)."""
         runtime = self.runtime
         user_locale(interaction)
+        check_channel(interaction, pictures=runtime.pictures != "off")
         values = dict(zip(RULE_OPTIONS, (ashkal_on_ace, ashkal_round_two, third_round_on_ace, kawesh,
                                          declarer_leads, trump_sequence_priority, projects_multiply_fully,
                                          baloot_stays_with_holder, sawa), strict=True))
@@ -138,10 +144,18 @@ class BalootCommands(commands.Cog):
         await remember_name(interaction)
         where = info.seat_of(interaction.user.id)
         assert where is not None
-        await reply(interaction, render_text(
-            "notice.joined", locale, name=discord.utils.escape_markdown(interaction.user.display_name),
-            seat=t("seat.number", locale, n=where + 1), team=t("team.number", locale, n=(where & 1) + 1),
-        ), ephemeral=True)
+        name = discord.utils.escape_markdown(interaction.user.display_name)
+        seat_text = t("seat.number", locale, n=where + 1)
+        partner = (where + 2) % 4
+        if info.seats[partner] is not None:  # the partner by name rather than "Team n" (issue 10)
+            runtime = self.runtime
+            state = runtime.shown.get(info.id) or runtime.shown.track(runtime.service.snapshot(info.id))
+            partner_name = seat_name(runtime.render_info(state), partner, locale)
+            payload = render_text("notice.joined_with", locale, name=name, seat=seat_text, partner=partner_name)
+        else:
+            payload = render_text("notice.joined", locale, name=name, seat=seat_text,
+                                  team=t("team.number", locale, n=(where & 1) + 1))
+        await reply(interaction, payload, ephemeral=True)
 
     @baloot.command(name=cmd_str("cmd.leave.name"), description=cmd_str("cmd.leave.desc"))
     async def leave(self, interaction: discord.Interaction) -> None:

@@ -51,6 +51,9 @@ def seat_notice(old: TableInfo, new: TableInfo, language: str) -> Notice | None:
         before, after = old.seats[seat], new.seats[seat]
         if after is not None and after.human and (before is None or before.user_id != after.user_id
                                                   or not before.human):
+            if new.seats[(seat + 2) % 4] is not None:  # name the partner rather than "Team n" (issue 10)
+                return Notice("notice.joined_with", seat=seat,
+                              params=(("seat", t("seat.number", language, n=seat + 1)),))
             return Notice("notice.joined", seat=seat, params=(
                 ("seat", t("seat.number", language, n=seat + 1)),
                 ("team", t("team.number", language, n=(seat & 1) + 1)),

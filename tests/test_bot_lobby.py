@@ -19,7 +19,8 @@ async def test_seats_teams_leave_score_and_end_by_vote(discord_env: DiscordEnv, 
     joined = await bob.slash("baloot", "join", channel=table.channel, team=1)
     assert joined.message is not None and joined.message.content == "bob sits in Seat 2 (Team 2)."
     joined = await carol.slash("baloot", "join", channel=table.channel)
-    assert joined.message is not None and joined.message.content == "carol sits in Seat 3 (Team 1)."
+    # issue 10: the partner by name (alice sits in Seat 1) rather than "Team 1".
+    assert joined.message is not None and plain(joined.message.content) == "carol sits in Seat 3, partnering alice."
     assert refused(await dave.slash("baloot", "join", channel=table.channel, seat=3)) == "That seat is taken."
     left = await carol.slash("baloot", "leave", channel=table.channel)
     assert left.ephemeral and left.message is not None and left.message.content == "carol left the table."

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 from fakediscord import DiscordEnv
+from fakediscord.process import REDIRECT_DIR
 from test_bot_harness import REPO, bot_env
 
 
@@ -38,3 +41,48 @@ async def test_dev_guild_sync_and_no_token_in_the_logs(discord_env: DiscordEnv, 
     assert discord_env.token not in bot.output
     assert "token=<hidden>" in bot.output
     assert (tmp_path / "baloot.db").exists()
+
+
+async def _run_bot(tmp: Path, url: str, token: str) -> tuple[int, str]:
+    """Run ``bot.py`` against Discord at ``url`` (through the stand-in's redirect) until it exits:
+    (exit code, everything it printed)."""
+    env = dict(os.environ)
+    env.update(bot_env(tmp / "baloot.db", TABLE_PICTURES="0"), FAKEDISCORD_URL=url, DISCORD_TOKEN=token,
+               PYTHONPATH=str(REDIRECT_DIR))
+    env.pop("FAKEDISCORD_GATEWAY", None)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(REPO / "bot.py"), cwd=tmp, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )
+    out, _ = await asyncio.wait_for(proc.communicate(), timeout=60)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(errors="replace")
+
+
+def _errors(output: str) -> list[str]:
+    return [line for line in output.splitlines() if " ERROR " in line or "Traceback" in line]
+
+
+async def test_discord_unreachable_is_one_clear_line(tmp_path: Path) -> None:
+    """Issue 10, item 7: no network (here a closed port) is one line and exit code 1, no traceback."""
+    with socket.socket() as sock:  # a port nobody listens on once it is closed
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    code, output = await _run_bot(tmp_path, f"http://127.0.0.1:{port}", "fake.token")
+    assert code == 1, output
+    assert "Traceback" not in output
+    assert _errors(output) == [next(line for line in output.splitlines() if "cannot reach Discord" in line)]
+    assert f"cannot reach Discord (http://127.0.0.1:{port}/api/v10): Cannot connect to host" in output
+    assert "fake.token" not in output
+
+
+async def test_a_refused_token_is_one_clear_line(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    """Discord answers 401 to ``GET /users/@me`` (discord.py's first call): one line, exit code 2."""
+    mark = discord_env.calls.mark()
+    code, output = await _run_bot(tmp_path, discord_env.url, "wrong." + discord_env.token)
+    assert code == 2, output
+    assert "Traceback" not in output
+    assert len(_errors(output)) == 1
+    assert "ERROR baloot.bot: Discord refused the token (DISCORD_TOKEN)" in output
+    assert discord_env.calls.count("GET /users/@me", status=401, since=mark) == 1
+    assert discord_env.token not in output

@@ -159,6 +159,39 @@ async def test_closed_dms_answer_403_50007(discord_env: DiscordEnv) -> None:
     assert [m.content for m in carol.dms()] == ["hi"]
 
 
+async def test_bot_permissions_in_a_channel(discord_env: DiscordEnv) -> None:
+    """The bot's permissions in a channel are its ``app_permissions`` and bound its messages there:
+    no View Channel → 403/50001, no Send Messages → 403/50013, files without Attach Files → 403/50013."""
+    guild = discord_env.create_guild()
+    view, send, attach = 1 << 10, 1 << 11, 1 << 15
+    mute = discord_env.create_channel(guild, "mute", bot_permissions=view)
+    hidden = discord_env.create_channel(guild, "hidden", bot_permissions=0)
+    text_only = discord_env.create_channel(guild, "text-only", bot_permissions=view | send)
+    status, data, _ = await call(discord_env, "POST", f"/channels/{hidden.id}/messages", {"content": "hi"})
+    assert (status, data["code"]) == (403, 50001)
+    status, data, _ = await call(discord_env, "POST", f"/channels/{mute.id}/messages", {"content": "hi"})
+    assert (status, data["code"]) == (403, 50013)
+    status, data, _ = await call(discord_env, "POST", f"/channels/{text_only.id}/messages", {"content": "hi"})
+    assert status == 200
+
+    async def post_file() -> int:
+        form = aiohttp.FormData()
+        form.add_field("payload_json", '{"content": "pic", "attachments": [{"id": "0", "filename": "a.png"}]}',
+                       content_type="application/json")
+        form.add_field("files[0]", b"\x89PNG", filename="a.png", content_type="image/png")
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(discord_env.api_url + f"/channels/{text_only.id}/messages", data=form,
+                         headers={"Authorization": f"Bot {discord_env.token}"}) as resp,
+        ):
+            return resp.status if resp.status == 200 else int((await resp.json())["code"])
+
+    assert await post_file() == 50013
+    text_only.bot_permissions |= attach
+    assert await post_file() == 200
+    assert [m.content for m in discord_env.messages.values() if m.channel_id == text_only.id] == ["hi", "pic"]
+
+
 async def test_rate_limit_answers_429_in_discords_shape(discord_env: DiscordEnv, channel: Channel) -> None:
     discord_env.rate_limit("POST /channels/{channel_id}/messages", times=1, retry_after=0.25)
     status, data, resp = await call(discord_env, "POST", f"/channels/{channel.id}/messages", {"content": "a"})

@@ -140,6 +140,10 @@ _TABLE: Final = {
     "result.winner_line": "**{team}** win the hand.",
     "result.winner_tie": "**{team}** win the hand (a tie, settled by the units digit {digit}).",
     "result.kaboot_line": "**{team}** took all eight tricks: {kaboot}!",
+    # The same for a team named "Team n" (no one seated); Arabic needs a singular verb there.
+    "result.winner_line.team": "**{team}** win the hand.",
+    "result.winner_tie.team": "**{team}** win the hand (a tie, settled by the units digit {digit}).",
+    "result.kaboot_line.team": "**{team}** took all eight tricks: {kaboot}!",
     "result.multiplier": "Multiplier",
     "result.rule.own": "×1: each team scores its own game points.",
     "result.rule.lost": "×1: the declarers lost, so {team} take all {total} and every project.",
@@ -150,6 +154,7 @@ _TABLE: Final = {
     "result.score": "Hand score",
     "result.match_score": "Match score after hand {n}",
     "match.winner_title": "{team} win the match!",
+    "match.winner_title.team": "{team} win the match!",
     "match.winner_line": "Final score {a} – {b}.",
     "match.gahwa_line": "Won by {gahwa}.",
     # Score sheet.
@@ -236,6 +241,16 @@ _ERRORS: Final = {
     "error.bad_option": "That table option is not valid: {detail}",
     "error.table_elsewhere": ("This table is run by another part of the bot, which cannot take presses from "
                               "direct messages yet — nothing changed. Play with “My hand” on the table message."),
+    # What a table option error says outside English, where its free-text detail (English) is not shown.
+    "error.bad_option.detail": "pick one of the values the command offers.",
+    "error.bot_permissions": "I cannot run a table in this channel: I am missing {missing}. "
+    "Ask a server admin to allow these for me here, then try again.",
+    # Discord's names of the channel permissions the bot needs (issue 10, item 7).
+    "perm.view_channel": "View Channel",
+    "perm.send_messages": "Send Messages",
+    "perm.send_messages_in_threads": "Send Messages in Threads",
+    "perm.embed_links": "Embed Links",
+    "perm.attach_files": "Attach Files",
     "error.busy": "The table is busy, try again in a moment.",
     "error.internal": "Something went wrong on our side; nothing in the game changed.",
     "error.storage_unavailable": "The table could not save that — nothing changed. Try again in a moment.",
@@ -250,6 +265,7 @@ _NOTICES: Final = {
     "notice.resumed": "The bot restarted; this table is back where it was.",
     "notice.table_created": "{name} opened a Baloot table. Join with {command}.",
     "notice.joined": "{name} sits in {seat} ({team}).",
+    "notice.joined_with": "{name} sits in {seat}, partnering {partner}.",
     "notice.left": "{name} left the table.",
     "notice.started": "The match begins! {name} deals first.",
     "notice.new_hand": "Hand {n}: {name} deals.",

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..cards import SUITS
-from ..error_codes import ErrorCode
+from ..error_codes import PERMISSIONS, ErrorCode
 from ..errors import BalootError
-from .catalog import has_key, t
+from .catalog import has_key, resolve_locale, t
 
 E = ErrorCode
 
@@ -99,6 +99,7 @@ CODE_KEYS: Final[Mapping[ErrorCode, str]] = {
     E.TABLE_FINISHED: "error.table_finished",
     E.BAD_OPTION: "error.bad_option",
     E.TABLE_ELSEWHERE: "error.table_elsewhere",
+    E.BOT_PERMISSIONS: "error.bot_permissions",
 }
 """The catalog key of every error code (a test checks it is total and both catalogs hold each)."""
 
@@ -164,6 +165,13 @@ def error_text(exc: BaseException, locale: str) -> str:
     if "allowed" in params:
         words = [t(_BID_KEYS[w.strip()], locale) for w in params["allowed"].split(",") if w.strip() in _BID_KEYS]
         values["allowed"] = t("list.sep", locale).join(words)
+    if isinstance(exc, BalootError) and exc.code is ErrorCode.BAD_OPTION and "detail" in params \
+            and resolve_locale(locale) != "en":
+        # The detail is the table service's English free text: another language gets its own words.
+        values["detail"] = t("error.bad_option.detail", locale)
+    if "missing" in params:
+        names = [t(f"perm.{w.strip()}", locale) for w in params["missing"].split(",") if w.strip() in PERMISSIONS]
+        values["missing"] = t("list.sep", locale).join(names)
     try:
         return t(key, locale, **values)
     except KeyError:

@@ -23,6 +23,12 @@ def team_label(info: TableInfo, team: int, locale: str, viewer: int | None = Non
     return team_name(info, team, locale, viewer=viewer)
 
 
+def team_key(info: TableInfo, team: int, key: str) -> str:
+    """``key`` when ``team`` is named by its players (a pair: Arabic puts a dual verb after it,
+    فازا), else ``key.team`` (``Team n``, singular: فاز)."""
+    return key if info.names[team] is not None or info.names[team + 2] is not None else key + ".team"
+
+
 def pair_lines(info: TableInfo, values: list[int] | tuple[int, int], locale: str, viewer: int | None = None) -> str:
     """``Ali & Omar: 45`` and ``Badr & Dana: 30`` on two lines (``Us``/``Them`` for a seat, us first)."""
     order = (0, 1) if viewer is None or viewer & 1 == 0 else (1, 0)
@@ -85,14 +91,14 @@ def breakdown_embed(
     converted = [game[0] - bonus[0], game[1] - bonus[1]]
     winner = hand.winner
     if hand.kaboot is not None:
-        winner_text = t("result.kaboot_line", locale, team=team_label(info, winner, locale),
+        winner_text = t(team_key(info, winner, "result.kaboot_line"), locale, team=team_label(info, winner, locale),
                         kaboot=t("kaboot", locale))
     elif game[0] == game[1]:
         counting = hand.counting_team if hand.counting_team is not None else 1 - (hand.declarers or 0)
-        winner_text = t("result.winner_tie", locale, team=team_label(info, winner, locale),
+        winner_text = t(team_key(info, winner, "result.winner_tie"), locale, team=team_label(info, winner, locale),
                         digit=hand.card_points[counting] % 10)
     else:
-        winner_text = t("result.winner_line", locale, team=team_label(info, winner, locale))
+        winner_text = t(team_key(info, winner, "result.winner_line"), locale, team=team_label(info, winner, locale))
     after = sheet.score_after(index)
     fields = [
         _field(t("result.card_points", locale), pair_lines(info, hand.card_points, locale), True),
@@ -158,7 +164,7 @@ def sheet_embed(info: TableInfo, summary: MatchSummary, locale: str, budget: int
                              "description": sheet_text(info, summary, locale, budget, viewer)}
     winner = summary.winner
     if winner is not None:
-        embed["title"] = t("match.winner_title", locale, team=team_label(info, winner, locale))
+        embed["title"] = t(team_key(info, winner, "match.winner_title"), locale, team=team_label(info, winner, locale))
         hands = summary.hands
         if hands and hands[-1].level == GAHWA and hands[-1].score is not None:
             line = t("match.gahwa_line", locale, gahwa=level_text(GAHWA, locale))

@@ -194,6 +194,8 @@ def notice_text(notice: Notice | None, info: TableInfo, locale: str) -> str | No
             params[word] = count(word, value, locale)
     if notice.seat is not None:
         params["name"] = seat_name(info, notice.seat, locale)
+        if notice.key == "notice.joined_with":  # the partner by name, not "Team n" (issue 10)
+            params["partner"] = seat_name(info, (notice.seat + 2) % 4, locale)
     if notice.action is not None:
         params["action"] = action_text(notice.action, locale)
     return t(notice.key, locale, **params)

@@ -166,19 +166,21 @@ def _display_name(raw: str) -> str:
 def seat_name(info: TableInfo, seat: int, locale: str, *, marks: bool = True) -> str:
     """A seat's display name, escaped, cut and isolated, with (bot)/(away) marks.
 
-    A bot with the service's default name is named in the locale (``Bot 4``, ``بوت ٤``).
+    A bot with the service's default name is named in the locale (``Bot 4``, ``بوت ٤``) and gets
+    no (bot) mark: its name already says so (issue 10).
     """
     raw = info.names[seat]
     if raw is None:
         return t("seat.number", locale, n=seat + 1)
-    if info.is_bot[seat] and raw == default_bot_name(seat):
+    named_bot = info.is_bot[seat] and raw == default_bot_name(seat)
+    if named_bot:
         n = str(seat + 1)
         name = isolate(t("bot.name", locale, n=n.translate(ARABIC_DIGITS) if is_rtl(locale) else n))
     elif raw.strip():
         name = display_name(raw, locale)
     else:
         name = t("seat.number", locale, n=seat + 1)
-    if marks and info.is_bot[seat]:
+    if marks and info.is_bot[seat] and not named_bot:
         name = t("seat.bot", locale, name=name)
     if marks and info.away[seat]:
         name = t("seat.away", locale, name=name)

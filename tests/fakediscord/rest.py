@@ -16,8 +16,12 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .state import (
+    ATTACH_FILES,
     FIRST_RESPONSE_DEADLINE,
     INTERACTION_TOKEN_TTL,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
     Attachment,
     Channel,
     ChannelType,
@@ -46,6 +50,22 @@ UNKNOWN_MESSAGE = DiscordError(404, 10008, "Unknown Message")
 UNKNOWN_CHANNEL = DiscordError(404, 10003, "Unknown Channel")
 CANNOT_DM = DiscordError(403, 50007, "Cannot send messages to this user")
 EMPTY_MESSAGE = DiscordError(400, 50006, "Cannot send an empty message")
+MISSING_ACCESS = DiscordError(403, 50001, "Missing Access")
+MISSING_PERMISSIONS = DiscordError(403, 50013, "Missing Permissions")
+
+
+def check_bot_permissions(channel: Channel, files: Files, *, creating: bool) -> None:
+    """Refuse a bot message the bot may not send in ``channel`` as Discord does: no View Channel →
+    50001; no Send Messages (Send Messages in Threads in a thread) for a new message, or no Attach
+    Files for a message with files → 50013. (Interaction responses need none of these.)"""
+    if channel.guild_id is None:
+        return
+    perms = channel.bot_permissions
+    if not perms & VIEW_CHANNEL:
+        raise MISSING_ACCESS
+    send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+    if (creating and not perms & send) or (files and not perms & ATTACH_FILES):
+        raise MISSING_PERMISSIONS
 
 
 def _ok(data: Any, status: int = 200) -> web.Response:
@@ -413,6 +433,7 @@ class RestApi:
                 {"code": "MESSAGE_FLAGS_INVALID", "message": "Ephemeral needs an interaction."}]}})
         if channel.type == ChannelType.DM and not channel.recipients[0].accepts_dms:
             raise CANNOT_DM
+        check_bot_permissions(channel, files, creating=True)
         message = self.new_message(channel, body, files)
         message.allowed_mentions = body.get("allowed_mentions")
         await self.server.announce_message(message)
@@ -422,8 +443,10 @@ class RestApi:
         return _ok(self._message(request, self._channel(request)).payload())
 
     async def edit_message(self, request: web.Request) -> web.Response:
-        message = self._message(request, self._channel(request))
+        channel = self._channel(request)
+        message = self._message(request, channel)
         body, files = await self.read_body(request)
+        check_bot_permissions(channel, files, creating=False)
         if message.author.id != self.server.bot_user.id:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
         self.apply_edit(message, body, files)

@@ -25,6 +25,7 @@ from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, PRIVILEGED_I
 from .rest import RestApi
 from .state import (
     ADMINISTRATOR,
+    ALL_PERMISSIONS,
     DEFAULT_MEMBER_PERMISSIONS,
     Channel,
     ChannelType,
@@ -194,8 +195,11 @@ class FakeDiscord:
         return guild
 
     def create_channel(
-        self, guild: Guild, name: str, *, thread_of: Channel | None = None
+        self, guild: Guild, name: str, *, thread_of: Channel | None = None,
+        bot_permissions: int = ALL_PERMISSIONS,
     ) -> Channel:
+        """A text channel (or a public thread of ``thread_of``); ``bot_permissions``: the bot's
+        permissions there (interactions' ``app_permissions``, enforced on its channel messages)."""
         kind = ChannelType.PUBLIC_THREAD if thread_of else ChannelType.GUILD_TEXT
         channel = Channel(
             id=snowflake(),
@@ -205,6 +209,7 @@ class FakeDiscord:
             parent_id=thread_of.id if thread_of else None,
             position=len(guild.channels),
             owner_id=self.bot_user.id if thread_of else None,
+            bot_permissions=bot_permissions,
         )
         guild.channels[channel.id] = channel
         self.channels[channel.id] = channel

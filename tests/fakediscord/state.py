@@ -24,6 +24,13 @@ DEFAULT_MEMBER_PERMISSIONS = (
     (1 << 10) | (1 << 11) | (1 << 16) | (1 << 14) | (1 << 15) | (1 << 6) | (1 << 31) | (1 << 38)
 )
 ALL_PERMISSIONS = (1 << 50) - 1
+# The bits the stand-in enforces on the bot's channel messages (Discord answers 403, code 50013
+# "Missing Permissions", or 50001 "Missing Access" without View Channel).
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+SEND_MESSAGES_IN_THREADS = 1 << 38
 
 _counter = itertools.count(1)
 
@@ -103,6 +110,9 @@ class Channel:
     position: int = 0
     recipients: list[User] = field(default_factory=list)
     owner_id: int | None = None
+    # What Discord computes for the bot in this channel from its roles and the channel's
+    # overwrites: sent as every interaction's ``app_permissions`` and enforced on its messages.
+    bot_permissions: int = ALL_PERMISSIONS
 
     @property
     def is_thread(self) -> bool:

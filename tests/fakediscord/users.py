@@ -320,7 +320,7 @@ class Person:
             "channel_id": str(inter.channel.id),
             "channel": inter.channel.payload(),
             "locale": self.user.locale,
-            "app_permissions": str((1 << 50) - 1),
+            "app_permissions": str(inter.channel.bot_permissions),
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
         }
