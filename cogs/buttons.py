@@ -15,7 +15,6 @@ from typing import Any
 
 import discord
 
-from baloot.i18n import t
 from baloot.render import (
     ACTION_ID_TEMPLATE,
     LOBBY_ID_TEMPLATE,
@@ -39,6 +38,7 @@ from .replies import (
     NotYourHand,
     answered,
     in_time,
+    join_notice,
     parse_id,
     remember_name,
     reply,
@@ -186,12 +186,8 @@ async def lobby_press(interaction: discord.Interaction, lobby: LobbyId) -> None:
             info = await in_time(interaction, service.join(channel_id, user.id, user.display_name,
                                                            seat=lobby.seat, team=lobby.team), ephemeral=True)
             await remember_name(interaction)
-            where = info.seat_of(user.id)
-            assert where is not None
-            await reply(interaction, render_text(
-                "notice.joined", locale, name=display_name(user.display_name, locale),
-                seat=t("seat.number", locale, n=where + 1), team=t("team.number", locale, n=(where & 1) + 1),
-            ), ephemeral=True)
+            await reply(interaction, join_notice(runtime, info, user.id, display_name(user.display_name, locale),
+                                                 locale), ephemeral=True)
         elif lobby.op == "leave":
             await in_time(interaction, service.leave(channel_id, user.id), ephemeral=True)
             await reply(interaction, render_text("notice.left", locale, name=display_name(user.display_name, locale)),

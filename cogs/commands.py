@@ -20,13 +20,21 @@ from baloot.errors import BalootError
 from baloot.i18n import t
 from baloot.i18n.translator import cmd_str
 from baloot.render import Notice, render_lobby, render_rules, render_score_sheet, render_text
-from baloot.render.text import seat_name
 from baloot.tables import BOT_LEVELS, NotAllowed
 
 from .buttons import show_hand
 from .channel import LOBBY
 from .permissions import check_channel
-from .replies import check_choice, in_time, is_admin, remember_name, reply, tell_dms_closed, user_locale
+from .replies import (
+    check_choice,
+    in_time,
+    is_admin,
+    join_notice,
+    remember_name,
+    reply,
+    tell_dms_closed,
+    user_locale,
+)
 from .runtime import Runtime, runtime_of
 
 TEAM_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.team.{n}"), value=n - 1) for n in (1, 2)]
@@ -142,19 +150,8 @@ class BalootCommands(commands.Cog):
             team=None if team is None else check_choice(team.value, (0, 1)),
         ), ephemeral=True)
         await remember_name(interaction)
-        where = info.seat_of(interaction.user.id)
-        assert where is not None
-        name = discord.utils.escape_markdown(interaction.user.display_name)
-        seat_text = t("seat.number", locale, n=where + 1)
-        partner = (where + 2) % 4
-        if info.seats[partner] is not None:  # the partner by name rather than "Team n" (issue 10)
-            runtime = self.runtime
-            state = runtime.shown.get(info.id) or runtime.shown.track(runtime.service.snapshot(info.id))
-            partner_name = seat_name(runtime.render_info(state), partner, locale)
-            payload = render_text("notice.joined_with", locale, name=name, seat=seat_text, partner=partner_name)
-        else:
-            payload = render_text("notice.joined", locale, name=name, seat=seat_text,
-                                  team=t("team.number", locale, n=(where & 1) + 1))
+        payload = join_notice(self.runtime, info, interaction.user.id,
+                              discord.utils.escape_markdown(interaction.user.display_name), locale)
         await reply(interaction, payload, ephemeral=True)
 
     @baloot.command(name=cmd_str("cmd.leave.name"), description=cmd_str("cmd.leave.desc"))

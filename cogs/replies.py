@@ -25,9 +25,10 @@ import discord
 from discord import app_commands
 
 from baloot.errors import BalootError
-from baloot.i18n import resolve_locale
+from baloot.i18n import resolve_locale, t
 from baloot.render import Payload, render_error, render_text
-from baloot.tables import StorageUnavailable
+from baloot.render.text import seat_name
+from baloot.tables import StorageUnavailable, TableInfo
 
 from .payloads import message_args, send_args
 from .runtime import Runtime, runtime_of
@@ -222,3 +223,18 @@ async def tell_dms_closed(interaction: discord.Interaction) -> None:
         await interaction.followup.send(**message_args(payload), ephemeral=True)
     except discord.HTTPException:
         log.exception("could not tell user %s that their DMs are closed", interaction.user.id)
+
+
+def join_notice(runtime: Runtime, info: TableInfo, user_id: int, name: str, locale: str) -> Payload:
+    """The private answer to a join (command or lobby button): the seat, and the partner by name once
+    seated, else the team's number (issue 10)."""
+    where = info.seat_of(user_id)
+    assert where is not None
+    seat_text = t("seat.number", locale, n=where + 1)
+    partner = (where + 2) % 4
+    if info.seats[partner] is not None:
+        state = runtime.shown.get(info.id) or runtime.shown.track(runtime.service.snapshot(info.id))
+        partner_name = seat_name(runtime.render_info(state), partner, locale)
+        return render_text("notice.joined_with", locale, name=name, seat=seat_text, partner=partner_name)
+    return render_text("notice.joined", locale, name=name, seat=seat_text,
+                       team=t("team.number", locale, n=(where & 1) + 1))

@@ -34,7 +34,7 @@ async def test_a_lobby_filled_by_buttons_and_started_by_a_button(discord_env: Di
     assert joined.ephemeral and joined.message is not None
     assert plain(joined.message.content) == "bob sits in Seat 2 (Team 2)."
     joined = await carol.click(lobby, button_id(lobby, "join", team=0))
-    assert joined.message is not None and plain(joined.message.content) == "carol sits in Seat 3 (Team 1)."
+    assert joined.message is not None and plain(joined.message.content) == "carol sits in Seat 3, partnering alice."
     assert refused(await carol.click(lobby, button_id(lobby, "join", team=0))) == "You are already seated at a table."
     left = await carol.click(lobby, button_id(lobby, "leave"))
     assert left.message is not None and plain(left.message.content) == "carol left the table."
