@@ -6,7 +6,12 @@ the package, and ``baloot/__init__.py`` (never compiled) reads it to choose the 
 
 # Names are relative to the package (``ai.rollout`` is ``baloot/ai/rollout.py``).
 # Not compiled: ``rules`` (its dataclass validates in ``__post_init__``, after a compiled
-# dataclass would already refuse a wrong type with TypeError; it is not on the hot path).
+# dataclass would already refuse a wrong type with TypeError; it is not on the hot path);
+# ``view``, ``match``, ``record``, ``summary`` (once per decision, hand or record, not in any
+# search loop: ``python -m baloot bench`` and ``bench --hard`` spend no measurable time there;
+# ``view``'s frozen dataclasses also cross to the AI's worker processes by pickle); the AI's
+# bidding policy and levels (one call per decision). ``bench`` is compiled so that its driver
+# loop measures the engine, not the interpreter (in the pure build it runs as Python).
 COMPILED: tuple[str, ...] = (
     "cards",
     "actions",
@@ -24,4 +29,7 @@ COMPILED: tuple[str, ...] = (
     "ai.deal_sampler",
     "ai.bid_inference",
     "ai.hand_evaluation",
+    "ai.endgame",
+    "ai.knowledge",
+    "ai.hard",
 )

@@ -74,11 +74,13 @@ def legal_generations(seconds: float, seed: int) -> tuple[int, float]:
     return count, time.process_time() - start
 
 
-def hard_samples(seconds: float, seed: int, samples: int = 20) -> tuple[int, int, float]:
+def hard_samples(
+    seconds: float, seed: int, samples: int = 20, tricks: tuple[int, int] = (0, 4)
+) -> tuple[int, int, float]:
     """The hard AI's search speed (issue 15): (decisions, sampled deals, CPU seconds).
 
-    Positions are card plays (R5) of random hands in their first five tricks (the rollout
-    regime; from the sixth the exact endgame takes over), each searched with ``samples``
+    Positions are card plays (R5) of random hands in tricks ``tricks`` (0-based, inclusive):
+    0..4 is the rollout regime, 5..7 the exact endgame's. Each is searched with ``samples``
     sampled deals and no time budget, so the figure is sampled deals per CPU second.
     """
     from .ai.hard import HardPlayer
@@ -90,11 +92,11 @@ def hard_samples(seconds: float, seed: int, samples: int = 20) -> tuple[int, int
     while len(views) < 50:
         rng.shuffle(deck)
         hand = Hand(rng.randrange(4), deck)
-        stop = rng.randrange(0, 20)
+        stop = rng.randrange(tricks[0] * 4, tricks[1] * 4 + 4)
         plays = 0
         while hand.phase is not FINISHED:
             legal = hand.legal_actions()
-            if hand.phase is Phase.PLAYING and hand.trick_no < 5 and plays >= stop:
+            if hand.phase is Phase.PLAYING and tricks[0] <= hand.trick_no <= tricks[1] and plays >= stop:
                 cards = [a for a in legal if a.card is not None]
                 if len(cards) > 1 and len(cards) == len(legal):
                     views.append(seat_view(hand, hand.to_move))
@@ -119,12 +121,13 @@ def run_bench(seconds: float, seed: int, hard: bool = False) -> int:
 
     print(f"engine build:             {ENGINE_BUILD}")
     if hard:
-        decisions, samples, elapsed = hard_samples(seconds, seed)
-        print(
-            f"hard AI sampled deals:    {samples / elapsed:10,.0f} per second "
-            f"({decisions / elapsed:,.1f} card decisions/s at {samples // max(decisions, 1)} deals each, "
-            f"{elapsed:.1f} s CPU)"
-        )
+        for label, tricks in (("tricks 1-5, rollouts", (0, 4)), ("tricks 6-7, endgame", (5, 6))):
+            decisions, samples, elapsed = hard_samples(seconds, seed, tricks=tricks)
+            print(
+                f"hard AI sampled deals:    {samples / elapsed:10,.0f} per second in {label} "
+                f"({decisions / elapsed:,.1f} card decisions/s at {samples // max(decisions, 1)} deals each, "
+                f"{elapsed:.1f} s CPU)"
+            )
         return 0
     wall = time.perf_counter()
     full, total, actions, elapsed = random_hands(seconds, seed, Rules())
