@@ -59,7 +59,7 @@ def _extensions() -> list[object]:
     old = os.getcwd()
     os.chdir(ROOT)
     try:
-        exts = mypycify([f"baloot/{name}.py" for name in COMPILED], opt_level="3", debug_level="0")
+        exts = mypycify([f"baloot/{name.replace('.', '/')}.py" for name in COMPILED], opt_level="3", debug_level="0")
     except BaseException as exc:  # mypyc type errors end with SystemExit
         print(f"baloot: mypyc failed ({exc!r}); using the pure-Python engine", file=sys.stderr)
         return []

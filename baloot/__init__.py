@@ -24,10 +24,12 @@ class _PureEngineFinder:
     def find_spec(
         fullname: str, path: _Sequence[str] | None = None, target: _ModuleType | None = None
     ) -> _machinery.ModuleSpec | None:
-        package, _, name = fullname.rpartition(".")
-        if package != __name__ or name not in _COMPILED:
+        if not fullname.startswith(__name__ + "."):
             return None
-        source = _os.path.join(_os.path.dirname(__file__), name + ".py")
+        name = fullname[len(__name__) + 1 :]
+        if name not in _COMPILED:
+            return None
+        source = _os.path.join(_os.path.dirname(__file__), *name.split(".")) + ".py"
         if not _os.path.exists(source):
             return None
         return _util.spec_from_file_location(fullname, source)

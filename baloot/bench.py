@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Final
 
 from .cards import ALL_CARDS
 from .hand import Hand, Phase
 from .rules import Rules
 
-FINISHED = Phase.FINISHED
+FINISHED: Final = Phase.FINISHED
 
 
 def random_hands(seconds: float, seed: int, rules: Rules) -> tuple[int, int, int, float]:
@@ -36,11 +37,9 @@ def random_hands(seconds: float, seed: int, rules: Rules) -> tuple[int, int, int
                 j = int(rand() * (i + 1))
                 deck[i], deck[j] = deck[j], deck[i]
             hand = Hand(total & 3, deck, rules, score)
-            legal_actions = hand.legal_actions
-            apply = hand.apply
             while hand.phase is not FINISHED:
-                legal = legal_actions()
-                apply(legal[int(rand() * len(legal))])
+                legal = hand.legal_actions()
+                hand.apply(legal[int(rand() * len(legal))])
             actions += len(hand.actions)
             total += 1
             if hand.result is not None:
@@ -75,11 +74,61 @@ def legal_generations(seconds: float, seed: int) -> tuple[int, float]:
     return count, time.process_time() - start
 
 
-def run_bench(seconds: float, seed: int) -> int:
+def hard_samples(
+    seconds: float, seed: int, samples: int = 20, tricks: tuple[int, int] = (0, 4)
+) -> tuple[int, int, float]:
+    """The hard AI's search speed (issue 15): (decisions, sampled deals, CPU seconds).
+
+    Positions are card plays (R5) of random hands in tricks ``tricks`` (0-based, inclusive):
+    0..4 is the rollout regime, 5..7 the exact endgame's. Each is searched with ``samples``
+    sampled deals and no time budget, so the figure is sampled deals per CPU second.
+    """
+    from .ai.hard import HardPlayer
+    from .view import SeatView, seat_view
+
+    rng = random.Random(seed)
+    deck = list(ALL_CARDS)
+    views: list[SeatView] = []
+    while len(views) < 50:
+        rng.shuffle(deck)
+        hand = Hand(rng.randrange(4), deck)
+        stop = rng.randrange(tricks[0] * 4, tricks[1] * 4 + 4)
+        plays = 0
+        while hand.phase is not FINISHED:
+            legal = hand.legal_actions()
+            if hand.phase is Phase.PLAYING and tricks[0] <= hand.trick_no <= tricks[1] and plays >= stop:
+                cards = [a for a in legal if a.card is not None]
+                if len(cards) > 1 and len(cards) == len(legal):
+                    views.append(seat_view(hand, hand.to_move))
+                    break
+            hand.apply(legal[rng.randrange(len(legal))])
+            plays += hand.phase is Phase.PLAYING
+    player = HardPlayer(budget_ms=1e9, max_samples=samples, min_samples=samples)
+    decisions = total = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while time.process_time() < deadline:
+        view = views[decisions % len(views)]
+        player.search(view, rng, view.legal[0])
+        decisions += 1
+        total += player.last_samples
+    return decisions, total, time.process_time() - start
+
+
+def run_bench(seconds: float, seed: int, hard: bool = False) -> int:
     """Print the engine's figures, after which build runs them (issue 15)."""
     from . import ENGINE_BUILD
 
     print(f"engine build:             {ENGINE_BUILD}")
+    if hard:
+        for label, tricks in (("tricks 1-5, rollouts", (0, 4)), ("tricks 6-7, endgame", (5, 6))):
+            decisions, samples, elapsed = hard_samples(seconds, seed, tricks=tricks)
+            print(
+                f"hard AI sampled deals:    {samples / elapsed:10,.0f} per second in {label} "
+                f"({decisions / elapsed:,.1f} card decisions/s at {samples // max(decisions, 1)} deals each, "
+                f"{elapsed:.1f} s CPU)"
+            )
+        return 0
     wall = time.perf_counter()
     full, total, actions, elapsed = random_hands(seconds, seed, Rules())
     wall = time.perf_counter() - wall

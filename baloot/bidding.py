@@ -12,14 +12,14 @@ from .errors import IllegalActionError
 from .rules import Rules
 from .vocab import CardMask, Contract, Seat
 
-P, H, S, A, K = (
-    ActionType.PASS,
-    ActionType.HOKUM,
-    ActionType.SUN,
-    ActionType.ASHKAL,
-    ActionType.KAWESH,
-)
-_SUN, _HOKUM = Contract.SUN, Contract.HOKUM
+# Final module constants are C statics in the compiled build (a plain global is a dict look-up).
+P: Final = ActionType.PASS
+H: Final = ActionType.HOKUM
+S: Final = ActionType.SUN
+A: Final = ActionType.ASHKAL
+K: Final = ActionType.KAWESH
+_SUN: Final = Contract.SUN
+_HOKUM: Final = Contract.HOKUM
 _LOW_RANKS: Final = 0x07070707  # 7, 8 and 9 of every suit (Kawesh, R9)
 
 

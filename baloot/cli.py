@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     p_bench = sub.add_parser("bench", help="measure the engine's speed on one core")
     p_bench.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     p_bench.add_argument("--seed", type=int, default=1)
+    p_bench.add_argument("--hard", action="store_true", help="measure the hard AI's sampled deals per second instead")
     sub.add_parser("arena", help="play AI teams against each other on duplicate deals", add_help=False)
     args, rest = parser.parse_known_args(argv)
     if args.command == "arena":
@@ -46,5 +47,5 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench":
         from .bench import run_bench
 
-        return run_bench(args.seconds, args.seed)
+        return run_bench(args.seconds, args.seed, args.hard)
     return 2

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import Final
 
-from .actions import BAD_SUIT, DECLARE_ACTIONS, PLAYS_BY_SUIT_BYTE, SAWA_ACTIONS, Action, ActionType, is_seat
+from .actions import BAD_SUIT, DECLARE_ACTIONS, PLAY_ACTIONS, SAWA_ACTIONS, Action, ActionType, is_seat
 from .bidding import Bidding, Outcome
 from .cards import (
     BEATS,
@@ -26,7 +26,7 @@ from .cards import (
 )
 from .error_codes import ErrorCode
 from .errors import GameOverError, IllegalActionError, NotationError, NotYourTurnError
-from .play import obligations, refusal
+from .play import refusal, trick_obligations
 from .projects import Project, best_projects, has_project
 from .rules import Rules
 from .sawa import FIRST_TRICK as SAWA_FIRST_TRICK
@@ -34,10 +34,11 @@ from .sawa import claim_holds, claim_points, claim_refusal
 from .scoring import GAHWA, HandScore, score_hand
 from .vocab import CardMask, Contract, Seat
 
-_PLAY = ActionType.PLAY
-_DECLARE = ActionType.DECLARE
-_PASS = ActionType.PASS
-_SAWA = ActionType.SAWA
+# Final module constants are C statics in the compiled build (a plain global is a dict look-up).
+_PLAY: Final = ActionType.PLAY
+_DECLARE: Final = ActionType.DECLARE
+_PASS: Final = ActionType.PASS
+_SAWA: Final = ActionType.SAWA
 
 
 class Phase(IntEnum):
@@ -49,8 +50,12 @@ class Phase(IntEnum):
     FINISHED = 3
 
 
-_BIDDING, _DOUBLING, _PLAYING, _FINISHED = Phase.BIDDING, Phase.DOUBLING, Phase.PLAYING, Phase.FINISHED
-_SUN, _HOKUM = Contract.SUN, Contract.HOKUM
+_BIDDING: Final = Phase.BIDDING
+_DOUBLING: Final = Phase.DOUBLING
+_PLAYING: Final = Phase.PLAYING
+_FINISHED: Final = Phase.FINISHED
+_SUN: Final = Contract.SUN
+_HOKUM: Final = Contract.HOKUM
 
 
 class DoubleStage(IntEnum):
@@ -241,14 +246,16 @@ class Hand:
             self._legal = legal
             return legal
         seat = self.to_move
-        mask = obligations(self, seat)[2]  # R5.1 / R5.2, defined once in play.py
-        t = PLAYS_BY_SUIT_BYTE[seat]
-        acts = [
-            *t[0][mask & 255],
-            *t[1][(mask >> 8) & 255],
-            *t[2][(mask >> 16) & 255],
-            *t[3][mask >> 24],
-        ]
+        # R5.1 / R5.2, defined once in play.py
+        mask = trick_obligations(
+            self.hands[seat], self.trump, self.trick, self.best, self.winner_seat, self.played, self.locked, seat
+        )[2]
+        plays = PLAY_ACTIONS[seat]
+        acts = []
+        while mask:
+            low = mask & -mask
+            acts.append(plays[low.bit_length() - 1])
+            mask ^= low
         if self.may_declare >> seat & 1:
             acts.append(DECLARE_ACTIONS[seat])
         # R12.1/R12.2 hook: Sawa at a lead from the third trick on, when the claim is certain.
@@ -280,7 +287,13 @@ class Hand:
         legal = self._legal
         if legal is None:
             legal = self.legal_actions()
-        action = value if isinstance(value, Action) and value in legal else self._resolve(value, legal)
+        action: Action | None = None
+        for a in legal:  # actions are interned: a legal one is one of these objects
+            if a is value:
+                action = a
+                break
+        if action is None:
+            action = self._resolve(value, legal)
         self._legal = None
         self.actions.append(action)
         phase = self.phase

@@ -61,14 +61,31 @@ def obligations(state: TrickState, seat: Seat) -> Obligations:
     ``legal ⊆ follow ⊆ hand``: a held card outside ``follow`` breaks the
     obligation ``follow_code`` (following suit), a card of ``follow`` outside
     ``legal`` breaks ``legal_code``. Either code is ``None`` when its mask
-    excludes nothing. The state is read lazily: this is the engine's hot path.
+    excludes nothing. The rules are written in :func:`trick_obligations`.
     """
-    hand = state.hands[seat]
-    trump = state.trump
-    trick = state.trick
+    return trick_obligations(
+        state.hands[seat], state.trump, state.trick, state.best, state.winner_seat, state.played, state.locked, seat
+    )
+
+
+def trick_obligations(
+    hand: CardMask,
+    trump: int,
+    trick: Sequence[int],
+    best: int,
+    winner_seat: Seat,
+    played: CardMask,
+    locked: bool,
+    seat: Seat,
+) -> Obligations:
+    """R5.1/R5.2, the one definition: :func:`obligations` on the state's fields, for ``seat`` holding ``hand``.
+
+    The engine's hot path (``Hand.legal_actions`` passes its own fields: plain arguments are
+    read fast by compiled code, where a protocol's attributes are looked up by name).
+    """
     if not trick:
         # R5.2 leading: anything, but no trump in a locked hand unless only trumps remain.
-        if state.locked and trump != NO_TRUMP:
+        if locked and trump != NO_TRUMP:
             plain = hand & ~SUIT_MASK[trump]
             if plain and plain != hand:
                 return hand, None, plain, LOCKED_LEAD
@@ -79,10 +96,10 @@ def obligations(state: TrickState, seat: Seat) -> Obligations:
     if suited:
         # R5: follow suit when you can.
         follow_code = FOLLOW_SUIT if suited != hand else None
-        if trump == NO_TRUMP or led_suit != trump or (state.winner_seat - seat) & 1 == 0:
+        if trump == NO_TRUMP or led_suit != trump or (winner_seat - seat) & 1 == 0:
             return suited, follow_code, suited, None
         # R5.2 trump led, an opponent winning: beat the winning trump if you can.
-        higher = suited & HIGHER_TRUMP[state.best]
+        higher = suited & HIGHER_TRUMP[best]
         if higher and higher != suited:
             return suited, follow_code, higher, BEAT_TRUMP
         return suited, follow_code, suited, None
@@ -91,12 +108,11 @@ def obligations(state: TrickState, seat: Seat) -> Obligations:
     trumps = hand & SUIT_MASK[trump]
     if not trumps:
         return hand, None, hand, None
-    if (state.winner_seat - seat) & 1 == 0:
+    if (winner_seat - seat) & 1 == 0:
         # R5.2: the partner holds the trick; the last player, or after an Ekka, is free.
-        if len(trick) == 3 or is_ekka(led, trump, state.played):
+        if len(trick) == 3 or is_ekka(led, trump, played):
             return hand, None, hand, None
         return hand, None, trumps, MUST_TRUMP if trumps != hand else None
-    best = state.best
     if best >> 3 != trump:
         # R5.2: an opponent wins without trump: trump
         return hand, None, trumps, MUST_TRUMP if trumps != hand else None

@@ -34,3 +34,21 @@ def test_pure_python_is_forced_by_the_environment() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["pure", "True"]
     assert baloot.ENGINE_BUILD in ("compiled", "pure") or baloot.ENGINE_BUILD.startswith("partly")
+
+
+def test_pure_python_covers_the_compiled_ai_modules() -> None:
+    """The compiled AI modules (``ai.rollout`` ...) are also loaded from source under BALOOT_PURE_PYTHON=1."""
+    from baloot._engine_modules import COMPILED
+
+    ai = [name for name in COMPILED if name.startswith("ai.")]
+    assert ai, "the hard AI's search modules are compiled (issue 15)"
+    code = (
+        "import importlib, baloot; "
+        f"print(all(importlib.import_module('baloot.' + n).__file__.endswith('.py') for n in {ai!r}))"
+    )
+    env = {**os.environ, "BALOOT_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True"]
+    compiled = {n: sys.modules[f"baloot.{n}"].__file__ for n in ai if f"baloot.{n}" in sys.modules}
+    if baloot.ENGINE_BUILD == "compiled":  # this process: every listed module is an extension
+        assert all(not (path or "").endswith(".py") for path in compiled.values())

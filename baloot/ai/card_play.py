@@ -10,7 +10,6 @@ deal passes the real hands.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..cards import (
     BEATS,
@@ -24,19 +23,51 @@ from ..cards import (
 )
 
 
-@dataclass(slots=True)
 class PlayPosition:
-    """One decision in the play (R5) as masks and card indices."""
+    """One decision in the play (R5) as masks and card indices.
 
-    seat: int
-    trump: int  # NO_TRUMP in Sun
-    legal: int  # cards the seat may play now
-    trick: Sequence[int]  # cards of the current trick in play order (the leader's first)
-    best: int  # the card winning the trick (if any)
-    winner: int  # the seat winning the trick (if any)
-    gone: int  # every card played, the current trick included
-    allowed: Sequence[int]  # per seat: cards it may hold
-    declarers: int  # the taker's team
+    A plain class with its ``__init__`` written out (not a dataclass): the rollouts build one
+    per card decision, and a compiled dataclass runs the interpreted generated ``__init__``.
+    """
+
+    __slots__ = ("allowed", "best", "declarers", "gone", "legal", "seat", "trick", "trump", "winner")
+
+    def __init__(
+        self,
+        seat: int,
+        trump: int,  # NO_TRUMP in Sun
+        legal: int,  # cards the seat may play now
+        trick: Sequence[int],  # cards of the current trick in play order (the leader's first)
+        best: int,  # the card winning the trick (if any)
+        winner: int,  # the seat winning the trick (if any)
+        gone: int,  # every card played, the current trick included
+        allowed: Sequence[int],  # per seat: cards it may hold
+        declarers: int,  # the taker's team
+    ) -> None:
+        self.seat = seat
+        self.trump = trump
+        self.legal = legal
+        self.trick = trick
+        self.best = best
+        self.winner = winner
+        self.gone = gone
+        self.allowed = allowed
+        self.declarers = declarers
+
+    def _fields(self) -> tuple[object, ...]:
+        return (
+            self.seat, self.trump, self.legal, self.trick, self.best, self.winner, self.gone, self.allowed,
+            self.declarers,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PlayPosition) and self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value (as the dataclass was)
+
+    def __repr__(self) -> str:
+        names = ("seat", "trump", "legal", "trick", "best", "winner", "gone", "allowed", "declarers")
+        return f"PlayPosition({', '.join(f'{n}={v!r}' for n, v in zip(names, self._fields(), strict=True))})"
 
 
 def _bits(mask: int) -> list[int]:
@@ -111,10 +142,26 @@ class CardChooser:
         return 0
 
     def _cheapest(self, cards: list[int]) -> int:
-        return min(cards, key=lambda c: (self.points[c] + self._keep(c), c & 7))
+        """``min(cards, key=(points + keep, rank))``, written as a loop (no closure per call)."""
+        points = self.points
+        best = cards[0]
+        best_value, best_rank = points[best] + self._keep(best), best & 7
+        for c in cards:
+            value, rank = points[c] + self._keep(c), c & 7
+            if value < best_value or (value == best_value and rank < best_rank):
+                best, best_value, best_rank = c, value, rank
+        return best
 
     def _richest(self, cards: list[int]) -> int:
-        return max(cards, key=lambda c: (self.points[c] - self._keep(c), -(c & 7)))
+        """``max(cards, key=(points - keep, -rank))``: the first of the best, as ``max`` keeps it."""
+        points = self.points
+        best = cards[0]
+        best_value, best_rank = points[best] - self._keep(best), best & 7
+        for c in cards:
+            value, rank = points[c] - self._keep(c), c & 7
+            if value > best_value or (value == best_value and rank < best_rank):
+                best, best_value, best_rank = c, value, rank
+        return best
 
     # -- following -----------------------------------------------------------------
     def _follow(self, legal: list[int]) -> int:

@@ -27,6 +27,29 @@ STOCK = 4
 """Pseudo-seat for the cards still undealt while bidding (R2.4)."""
 
 
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``, drawing the same numbers from the same stream.
+
+    ``random.Random``'s own ``_randbelow`` (CPython 3.11+: ``getrandbits`` of ``n.bit_length()``
+    bits until one is below ``n``), written here so the compiled sampler calls the C method
+    ``getrandbits`` directly; another generator class is asked through ``randrange``.
+    """
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)``, the same permutation from the same stream (see :func:`randbelow`)."""
+    for i in range(len(x) - 1, 0, -1):
+        j = randbelow(rng, i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
 def sample_holdings(k: Knowledge, rng: random.Random) -> list[int] | None:
     """Hidden cards for each seat (index 4: the undealt stock while bidding), or None if impossible.
 
@@ -57,9 +80,16 @@ def sample_holdings(k: Knowledge, rng: random.Random) -> list[int] | None:
         return None
     allowed[STOCK] = pool if room[STOCK] else 0
     owners = [s for s in range(5) if room[s]]
-    cards = list(iter_bits(pool))
-    rng.shuffle(cards)
-    cards.sort(key=lambda c: sum(1 for s in owners if allowed[s] >> c & 1))
+    shuffled = list(iter_bits(pool))
+    shuffle(rng, shuffled)
+    # A stable sort by the number of possible owners (0..5), written as buckets.
+    buckets: list[list[int]] = [[], [], [], [], [], []]
+    for c in shuffled:
+        n = 0
+        for s in owners:
+            n += allowed[s] >> c & 1
+        buckets[n].append(c)
+    cards = [c for bucket in buckets for c in bucket]
     owner_of: dict[int, int] = {}
     for c in cards:
         eligible = [s for s in owners if room[s] and allowed[s] >> c & 1]
@@ -67,7 +97,10 @@ def sample_holdings(k: Knowledge, rng: random.Random) -> list[int] | None:
             if not _augment(c, owners, allowed, room, owner_of, set()):
                 return None
             continue
-        pick = rng.randrange(sum(room[s] for s in eligible))
+        total = 0
+        for s in eligible:
+            total += room[s]
+        pick = randbelow(rng, total)
         for s in eligible:
             pick -= room[s]
             if pick < 0:
@@ -143,13 +176,13 @@ def deck_for(
     rests: list[list[int]] = []
     for s in order:
         cards = [c for c in iter_bits(starts[s]) if c != up_card]
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         firsts.append(cards[:5])
         rests.append(cards[5:])
     deck = [c for f in firsts for c in f[:3]] + [c for f in firsts for c in f[3:5]] + [up_card]
     if view.phase == Phase.BIDDING:
         rest = list(iter_bits(stock))
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         deck += rest
     else:
         for r in rests:
@@ -210,7 +243,7 @@ def plant_hidden_projects(view: SeatView, k: Knowledge, rng: random.Random) -> K
                 fits = [m for m in fits if _project_key(view, m, s, sun) < beaten[0]]
             if not fits:
                 break
-            used |= rng.choice(fits)
+            used |= fits[randbelow(rng, len(fits))]  # rng.choice(fits)
         planted = used & ~k.played_by[s]
         if (known[s] | planted).bit_count() <= k.counts[s]:
             known[s] |= planted
@@ -262,7 +295,7 @@ def sample_deck(
     candidates = up_card_candidates(view, starts[taker])
     if not candidates:
         return None
-    return deck_for(view, starts, rng.choice(candidates), 0, rng)
+    return deck_for(view, starts, candidates[randbelow(rng, len(candidates))], 0, rng)  # rng.choice
 
 
 def replay(view: SeatView, deck: list[Card]) -> Hand | None:

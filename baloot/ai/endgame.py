@@ -5,7 +5,7 @@ the rule-based card player: it searches every legal card of every seat
 (minimax with alpha-beta pruning) and scores each finished hand by R7, the
 team's hand score difference, with the card-point difference breaking ties.
 The search works on card masks with the engine's own R5 rules
-(:func:`~baloot.play.legal_mask`, the one definition of R5.1/R5.2, Ekka
+(:func:`~baloot.play.trick_obligations`, the one definition of R5.1/R5.2, Ekka
 included) and its R7 scoring; after the second trick projects and Baloot no longer depend
 on the play (R6.2, R6.3), so only card points and tricks change. The deal is
 a sample, so nothing hidden is read.
@@ -15,27 +15,12 @@ from __future__ import annotations
 
 from ..cards import BEATS, CARD_POINTS
 from ..hand import Hand, Phase
-from ..play import legal_mask
+from ..play import trick_obligations
 from ..scoring import score_hand
 from .rollout import GAHWA_VALUE, team_value
 
 TIE_BREAK = 0.02
 """Weight of the card-point difference next to the R7 score difference."""
-
-
-class _Position:
-    """The search's current node as :func:`~baloot.play.legal_mask` reads it (a ``TrickState``)."""
-
-    __slots__ = ("best", "hands", "locked", "played", "trick", "trump", "winner_seat")
-
-    def __init__(self, trump: int, locked: bool) -> None:
-        self.trump = trump
-        self.locked = locked
-        self.hands: list[int] = []
-        self.trick: list[int] = []
-        self.best = 0
-        self.winner_seat = 0
-        self.played = 0
 
 
 class Endgame:
@@ -63,7 +48,6 @@ class Endgame:
         self.baloot = (baloot[0], baloot[1])
         self.leaves: dict[tuple[int, int, int], float] = {}
         self.nodes = 0
-        self.position = _Position(hand.trump, hand.locked)
 
     def leaf(self, cp0: int, cp1: int, tricks0: int) -> float:
         """R7 score difference for the team (a Gahwa as in :func:`~baloot.ai.rollout.team_value`)."""
@@ -127,9 +111,7 @@ class Endgame:
         trump = self.trump
         hand = hands[seat]
         n = len(trick)
-        node = self.position
-        node.hands, node.trick, node.best, node.winner_seat, node.played = hands, trick, best, winner, played
-        mask = legal_mask(node, seat)  # R5.1 / R5.2
+        mask = trick_obligations(hand, trump, trick, best, winner, played, self.locked, seat)[2]  # R5.1 / R5.2
         maximizing = seat & 1 == self.team
         result = -1e9 if maximizing else 1e9
         points = CARD_POINTS[trump]
