@@ -19,8 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
+import contextvars
+import heapq
+import itertools
 import math
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, Final
 
 import discord
@@ -37,11 +41,32 @@ def share(shard_ids: tuple[int, ...], shard_count: int | None) -> int:
     return max(1, math.floor(GLOBAL_LIMIT * MARGIN * fraction))
 
 
-class Pacer:
-    """At most ``per_window`` releases in any ``window`` seconds, in the order :meth:`wait` was called.
+URGENT: Final = 0
+"""A private view a player needs to act (their hand, their turn): goes before the rest."""
+NORMAL: Final = 1
+"""Everything else: the table message, notices, pings."""
+PRIORITY: contextvars.ContextVar[int] = contextvars.ContextVar("baloot_request_priority", default=NORMAL)
+"""The priority of the bot-token requests made in this context (:func:`urgent` sets it)."""
 
-    A release is recorded when it happens, after any wait: on a busy event loop sleepers wake late
-    and together, and recording the planned time instead would let them through in a bunch.
+
+@contextlib.contextmanager
+def urgent() -> Iterator[None]:
+    """Requests made inside go before :data:`NORMAL` ones when the pace holds requests back."""
+    token = PRIORITY.set(URGENT)
+    try:
+        yield
+    finally:
+        PRIORITY.reset(token)
+
+
+class Pacer:
+    """At most ``per_window`` requests reach Discord in any ``window`` seconds; waiters by priority, then arrival.
+
+    When exactly a request reaches Discord is not known here: after it is let go it may still wait in
+    discord.py's route buckets or aiohttp's connection pool and then leave with others. So a request
+    holds its slot from the moment it is let go (:meth:`wait`) until ``window`` seconds after it is
+    answered (:meth:`done`): whatever arrives within one window was let go while all the others of that
+    window still held theirs, so no window can see more than ``per_window``.
     """
 
     def __init__(self, per_window: int, window: float = 1.0, clock: Callable[[], float] | None = None) -> None:
@@ -50,32 +75,67 @@ class Pacer:
         self.per_window = per_window
         self.window = window
         self._clock = clock
-        self._released: collections.deque[float] = collections.deque(maxlen=per_window)
-        self._turn = asyncio.Lock()  # FIFO: waiters go in the order they came
+        self._inflight = 0
+        self._answered: collections.deque[float] = collections.deque()  # answer times within the last window
+        self._freed = asyncio.Event()
+        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []  # a heap: (priority, arrival, waiter)
+        self._arrivals = itertools.count()
+        self._runner: asyncio.Task[None] | None = None
         self.waited = 0  # requests that had to wait (a figure for the logs and the benchmark)
 
     def _now(self) -> float:
         return self._clock() if self._clock is not None else asyncio.get_running_loop().time()
 
-    def delay(self) -> float:
-        """Seconds until one more release fits in the window (0: now)."""
-        if len(self._released) < self.per_window:
+    def delay(self) -> float | None:
+        """Seconds until a slot is free (0: now; None: when a request in flight is answered)."""
+        now = self._now()
+        answered = self._answered
+        while answered and answered[0] <= now - self.window:
+            answered.popleft()
+        if self._inflight + len(answered) < self.per_window:
             return 0.0
-        return max(0.0, self._released[0] + self.window - self._now())
+        if not answered:
+            return None
+        return max(0.0, answered[0] + self.window - now)
 
-    def release(self) -> None:
-        """Record a release now (call only when :meth:`delay` is 0)."""
-        self._released.append(self._now())
+    def take(self) -> None:
+        """Hold a slot for a request let go now (call only when :meth:`delay` is 0)."""
+        self._inflight += 1
 
-    async def wait(self) -> None:
-        if not self._turn.locked() and self.delay() == 0.0:
-            self.release()  # the common case: no queue, room in the window
+    def done(self) -> None:
+        """The request let go by :meth:`take`/:meth:`wait` was answered (or failed): its slot frees a window later."""
+        self._inflight -= 1
+        self._answered.append(self._now())
+        self._freed.set()
+
+    async def wait(self, priority: int | None = None) -> None:
+        """Return when one more request may go (``priority``: default :data:`PRIORITY`'s); call :meth:`done` after."""
+        if not self._queue and self.delay() == 0.0:
+            self.take()  # the common case: no queue, room in the window
             return
         self.waited += 1
-        async with self._turn:
-            while (delay := self.delay()) > 0.0:
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        rank = PRIORITY.get() if priority is None else priority
+        heapq.heappush(self._queue, (rank, next(self._arrivals), waiter))
+        if self._runner is None or self._runner.done():
+            self._runner = asyncio.create_task(self._run(), name="baloot-pacer")
+        await waiter
+
+    async def _run(self) -> None:
+        """Let the waiters go one by one as slots free up (a waiter cancelled meanwhile is skipped)."""
+        while self._queue:
+            delay = self.delay()
+            if delay is None:
+                self._freed.clear()
+                await self._freed.wait()
+                continue
+            if delay > 0.0:
                 await asyncio.sleep(delay)
-            self.release()
+                continue
+            _, _, waiter = heapq.heappop(self._queue)
+            if not waiter.done():
+                self.take()
+                waiter.set_result(None)
 
 
 Request = Callable[..., Coroutine[Any, Any, Any]]
@@ -92,7 +152,10 @@ def install_pacer(client: discord.Client, pacer: Pacer) -> Pacer:
 
     async def paced(route: Any, **kwargs: Any) -> Any:
         await pacer.wait()
-        return await request(route, **kwargs)
+        try:
+            return await request(route, **kwargs)
+        finally:
+            pacer.done()
 
     setattr(http, "request", paced)  # noqa: B010 - an instance attribute shadows the method
     return pacer

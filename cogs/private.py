@@ -30,6 +30,7 @@ from baloot.render import Payload, TableInfo, render_hand
 from baloot.render.picture import table_picture
 from baloot.view import SeatView
 
+from .pacing import urgent
 from .payloads import attach_picture, send_args
 from .shown import TableState
 from .wire import ResponseToken, edit_message, edit_response
@@ -180,7 +181,8 @@ class PrivateHands:
                 viewer.response = None
         if viewer.dm_closed:
             return False
-        return await self._send_dm(viewer, payload)
+        with urgent():  # a player's own view goes before the table message when the pace holds requests back
+            return await self._send_dm(viewer, payload)
 
     async def _send_dm(self, viewer: Viewer, payload: Payload) -> bool:
         client = self.runtime.client

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cogs.pacing import GLOBAL_LIMIT, Pacer, install_pacer, share
+from cogs.pacing import GLOBAL_LIMIT, NORMAL, URGENT, Pacer, install_pacer, share, urgent
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -23,17 +23,18 @@ def test_each_process_takes_its_shards_share_of_the_limit() -> None:
     assert sum(share((i,), 3) for i in range(3)) <= GLOBAL_LIMIT
 
 
-def test_releases_never_exceed_the_window() -> None:
+def test_a_slot_is_held_from_release_until_a_window_after_the_answer() -> None:
     clock = [100.0]
-    pacer = Pacer(5, window=1.0, clock=lambda: clock[0])
-    times = []
-    for _ in range(23):
-        while (delay := pacer.delay()) > 0:
-            clock[0] += delay + 0.05  # a late wake-up: the release is recorded when it happens
-        pacer.release()
-        times.append(clock[0])
-    for i in range(len(times) - 5):
-        assert times[i + 5] - times[i] >= 1.0 - 1e-9  # at most 5 in any second
+    pacer = Pacer(3, window=1.0, clock=lambda: clock[0])
+    for _ in range(3):
+        assert pacer.delay() == 0.0
+        pacer.take()
+    assert pacer.delay() is None  # all three in flight: wait for an answer
+    clock[0] += 0.4
+    pacer.done()  # answered at 100.4: that slot is free again at 101.4
+    assert pacer.delay() == pytest.approx(1.0)
+    clock[0] += 1.0
+    assert pacer.delay() == 0.0
     with pytest.raises(ValueError):
         Pacer(0)
 
@@ -53,6 +54,30 @@ async def test_installed_pacer_holds_bot_token_requests_back() -> None:
     assert pacer.waited == 8
     for i in range(len(sent) - 4):
         assert sent[i + 4] - sent[i] >= 0.2 - 0.01
+
+
+async def test_urgent_requests_go_first_and_a_cancelled_waiter_is_skipped() -> None:
+    pacer = Pacer(2, window=0.1)
+    order: list[str] = []
+
+    async def request(name: str, priority: int | None = None) -> None:
+        await pacer.wait(priority)
+        order.append(name)
+        pacer.done()
+
+    async def private_view(name: str) -> None:
+        with urgent():
+            await request(name)
+
+    first = [asyncio.create_task(request(f"table{i}", NORMAL)) for i in range(4)]
+    await asyncio.sleep(0)
+    dropped = asyncio.create_task(request("dropped", URGENT))
+    late = [asyncio.create_task(private_view(f"hand{i}")) for i in range(2)]
+    await asyncio.sleep(0)
+    dropped.cancel()
+    await asyncio.gather(*first, *late, return_exceptions=True)
+    assert order == ["table0", "table1", "hand0", "hand1", "table2", "table3"]
+    assert pacer.waited == 5
 
 
 async def test_many_tables_starting_at_once_get_no_global_429() -> None:
