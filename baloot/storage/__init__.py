@@ -5,7 +5,15 @@ default) and PostgreSQL through asyncpg (a ``postgresql://`` URL). Callers
 see only :class:`Storage` and the storage layer's errors, never a driver's.
 """
 
-from .database import DEFAULT_PATH, Connection, Database, StorageConflict, is_database_url, open_database
+from .database import (
+    DEFAULT_PATH,
+    Connection,
+    Database,
+    SeatedElsewhere,
+    StorageConflict,
+    is_database_url,
+    open_database,
+)
 from .dialect import POSTGRESQL, SQLITE, Dialect
 from .errors import StorageError, StorageUnavailable
 from .migrations import LATEST_VERSION, MIGRATIONS, migrate, schema_version
@@ -35,6 +43,7 @@ __all__ = [
     "MatchResult",
     "ResultSeat",
     "SeatRow",
+    "SeatedElsewhere",
     "Storage",
     "StorageConflict",
     "StorageError",

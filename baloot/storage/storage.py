@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..match import RECORD_FORMAT
-from .database import DEFAULT_PATH, Connection, Database, Row, dumps, loads, open_database
+from .database import DEFAULT_PATH, Connection, Database, Row, SeatedElsewhere, dumps, loads, open_database
+from .errors import StorageUnavailable
 from .results import insert_result, result_from_rows
 from .rows import (
     GuildSettings,
@@ -159,7 +160,8 @@ class Storage:
     ) -> TableRow:
         """Insert an open table (and its creator's seat, ``table_id`` ignored) in one transaction.
 
-        Raises :class:`StorageConflict` if the channel already has a live table.
+        Raises :class:`StorageConflict` if the channel already has a live table, and
+        :class:`SeatedElsewhere` if the creator sits at another live table.
         """
         now = self.clock()
         async with self.db.transaction() as db:
@@ -199,6 +201,7 @@ class Storage:
                 "UPDATE tables SET status = ?, finished_at = ?, end_reason = ? WHERE id = ?",
                 (status.value, self.clock(), reason, table_id),
             )
+            await db.execute("DELETE FROM seated_users WHERE table_id = ?", (table_id,))
 
     # -- seats ----------------------------------------------------------------------
     async def seats(self, table_id: int) -> list[SeatRow]:
@@ -206,7 +209,34 @@ class Storage:
         return [_seat(r) for r in rows]
 
     @staticmethod
-    async def _put_seat(db: Connection, table_id: int, seat: SeatRow) -> None:
+    async def _unseat(db: Connection, table_id: int, number: int) -> None:
+        """Free the user of seat ``number`` (if a person sits there) to sit at another table."""
+        await db.execute(
+            """DELETE FROM seated_users WHERE table_id = ?
+               AND user_id IN (SELECT user_id FROM seats WHERE table_id = ? AND seat = ?)""",
+            (table_id, table_id, number),
+        )
+
+    @staticmethod
+    async def _seat_user(db: Connection, table_id: int, user_id: int) -> None:
+        """Record that ``user_id`` sits at ``table_id``; :class:`SeatedElsewhere` if they sit at another
+        live table. The key of ``seated_users`` decides between processes seating one user at once:
+        PostgreSQL makes the second insert wait for the first's commit, SQLite writes one at a time."""
+        if await db.execute(
+            "INSERT INTO seated_users (user_id, table_id) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
+            (user_id, table_id),
+        ):
+            return
+        row = await db.fetch_one("SELECT table_id FROM seated_users WHERE user_id = ?", (user_id,))
+        if row is None:  # the other table let them go meanwhile: nothing written, try again
+            raise StorageUnavailable(f"user {user_id} was being seated elsewhere")
+        if row[0] != table_id:
+            raise SeatedElsewhere(user_id, int(row[0]))
+
+    @classmethod
+    async def _put_seat(cls, db: Connection, table_id: int, seat: SeatRow) -> None:
+        """Insert or replace a seat; its user (a person, not one who left) is seated at this table only."""
+        await cls._unseat(db, table_id, seat.seat)  # whoever sat here before
         await db.execute(
             """INSERT INTO seats (table_id, seat, user_id, display_name, is_bot, bot_level,
                    away, dm_closed, vacated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -226,11 +256,18 @@ class Storage:
                 int(seat.vacated),
             ),
         )
+        if seat.user_id is not None and not seat.is_bot and not seat.vacated:
+            await cls._seat_user(db, table_id, seat.user_id)
 
     async def put_seats(self, seats: Sequence[SeatRow], *, remove: Sequence[tuple[int, int]] = ()) -> None:
-        """Insert or replace some seats and remove others ((table id, seat) pairs), in one transaction."""
+        """Insert or replace some seats and remove others ((table id, seat) pairs), in one transaction.
+
+        Raises :class:`SeatedElsewhere` (and writes nothing) if a person put in a seat sits at
+        another live table.
+        """
         async with self.db.transaction() as db:
             for table_id, number in remove:
+                await self._unseat(db, table_id, number)
                 await db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, number))
             for seat in seats:
                 await self._put_seat(db, seat.table_id, seat)
@@ -293,6 +330,7 @@ class Storage:
                 "UPDATE tables SET status = 'finished', finished_at = ?, end_reason = 'finished' WHERE id = ?",
                 (now, table_id),
             )
+            await db.execute("DELETE FROM seated_users WHERE table_id = ?", (table_id,))
 
     async def hands(self, table_id: int) -> list[StoredHand]:
         """Every stored hand of a table with its actions, in order."""

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from ..error_codes import ErrorCode
 from ..rules import Rules
+from ..storage import SeatedElsewhere
 from ..storage.rows import GuildSettings, TableStatus
 from . import options
 from .base import ServiceBase
@@ -91,15 +92,18 @@ class LobbyOps(ServiceBase):
             if user_id in self._seated:
                 raise AlreadySeated()
             first = SeatInfo(0, user_id, name)
-            row = await self.storage.create_table(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                creator_id=user_id,
-                rules=table_rules.to_json(),
-                turn_seconds=seconds,
-                language=lang,
-                first_seat=seat_row(0, first),
-            )
+            try:
+                row = await self.storage.create_table(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    creator_id=user_id,
+                    rules=table_rules.to_json(),
+                    turn_seconds=seconds,
+                    language=lang,
+                    first_seat=seat_row(0, first),
+                )
+            except SeatedElsewhere as exc:  # at a table of another bot process (issue 11)
+                raise AlreadySeated() from exc
             table = LiveTable(row, [seat_row(row.id, first)], None, self.rng_factory(row.id))
             self._register(table)
             async with table.lock:
@@ -130,9 +134,12 @@ class LobbyOps(ServiceBase):
                         raise AlreadySeated("You are already in that seat.")
                     target = _open_seat(table, seat, team)
                     new = SeatInfo(target, user_id, name)
-                    await self.storage.put_seats(
-                        [seat_row(table.id, new)], remove=[] if current is None else [(table.id, current)]
-                    )
+                    try:
+                        await self.storage.put_seats(
+                            [seat_row(table.id, new)], remove=[] if current is None else [(table.id, current)]
+                        )
+                    except SeatedElsewhere as exc:  # at a table of another bot process (issue 11)
+                        raise AlreadySeated() from exc
                     if current is not None:
                         table.seats[current] = None
                     returning = False
@@ -144,7 +151,10 @@ class LobbyOps(ServiceBase):
                     assert old is not None
                     returning = old.user_id == user_id
                     new = dataclasses.replace(old, user_id=user_id, name=name, vacated=False, away=False)
-                    await self.storage.put_seats([seat_row(table.id, new)])
+                    try:
+                        await self.storage.put_seats([seat_row(table.id, new)])
+                    except SeatedElsewhere as exc:
+                        raise AlreadySeated() from exc
                 table.seats[target] = new
                 table.timeouts[target] = 0
                 self._seated[user_id] = table.id
