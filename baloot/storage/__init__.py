@@ -16,6 +16,7 @@ from .database import (
 )
 from .dialect import POSTGRESQL, SQLITE, Dialect
 from .errors import StorageError, StorageUnavailable
+from .leases import Fence, Lease, LeaseGrant, LeaseLost
 from .migrations import LATEST_VERSION, MIGRATIONS, migrate, schema_version
 from .rows import (
     GuildSettings,
@@ -39,7 +40,11 @@ __all__ = [
     "Connection",
     "Database",
     "Dialect",
+    "Fence",
     "GuildSettings",
+    "Lease",
+    "LeaseGrant",
+    "LeaseLost",
     "MatchResult",
     "ResultSeat",
     "SeatRow",

@@ -277,6 +277,18 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
             GROUP BY s.user_id
         """,
     ),
+    (
+        8,
+        """
+        CREATE TABLE shard_leases (
+            shard_id {ID} NOT NULL PRIMARY KEY CHECK (shard_id >= 0),
+            shard_count INTEGER NOT NULL CHECK (shard_count > shard_id),
+            holder TEXT NOT NULL,
+            epoch {ID} NOT NULL CHECK (epoch > 0),
+            expires_at {FLOAT} NOT NULL
+        )
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (issue 6; rebuilt from the records at will),
@@ -284,7 +296,9 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
 6 players: each user's chosen language and latest display name (issue 10),
 7 seated users: one live table per user, enforced by the database across bot processes (issue 11;
 a partial index on ``seats`` cannot see its table's status, so the seats of live tables are kept
-here, one row per user; the oldest table wins where processes had already seated a user twice)."""
+here, one row per user; the oldest table wins where processes had already seated a user twice),
+8 shard leases: which bot process drives the tables of each shard, with an epoch every table
+write checks (issue 11, :mod:`.leases`)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 

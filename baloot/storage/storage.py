@@ -12,13 +12,16 @@ for transient faults, :class:`StorageConflict` for a refused constraint).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from ..match import RECORD_FORMAT
+from . import leases
 from .database import DEFAULT_PATH, Connection, Database, Row, SeatedElsewhere, dumps, loads, open_database
 from .errors import StorageUnavailable
+from .leases import Fence, Lease, LeaseGrant
 from .results import insert_result, result_from_rows
 from .rows import (
     GuildSettings,
@@ -32,6 +35,7 @@ from .rows import (
 )
 
 _LIVE = ("open", "playing")
+_FENCED_INSERT: dict[str, str] = {}  # by dialect name: Storage._fenced_insert
 
 
 def _table(row: Row) -> TableRow:
@@ -91,6 +95,31 @@ class Storage:
 
     async def close(self) -> None:
         await self.db.close()
+
+    @asynccontextmanager
+    async def _write(self, fence: Fence | None) -> AsyncIterator[Connection]:
+        """A write transaction of a table; with ``fence``, refused (:class:`LeaseLost`) once its lease is taken."""
+        async with self.db.transaction() as db:
+            if fence is not None:
+                await leases.check(db, fence)
+            yield db
+
+    # -- shard leases (issue 11) --------------------------------------------------------------
+    async def take_leases(self, shard_count: int, shard_ids: Sequence[int], holder: str, ttl: float) -> LeaseGrant:
+        """Take the leases of these shards that no other live holder keeps (see :mod:`.leases`)."""
+        return await leases.take(self.db, shard_count, tuple(shard_ids), holder, ttl, self.clock())
+
+    async def renew_leases(self, fences: Sequence[Fence], ttl: float) -> list[Fence]:
+        """Renew held leases for ``ttl`` seconds; returns those another process has taken."""
+        return await leases.renew(self.db, list(fences), ttl, self.clock())
+
+    async def release_leases(self, fences: Sequence[Fence]) -> None:
+        """Give held leases up at once (a clean shutdown)."""
+        await leases.release(self.db, list(fences))
+
+    async def leases(self) -> list[Lease]:
+        """Every shard lease, by shard."""
+        return await leases.leases(self.db)
 
     # -- server settings ----------------------------------------------------------
     async def guild_settings(self, guild_id: int) -> GuildSettings:
@@ -157,6 +186,7 @@ class Storage:
         turn_seconds: float,
         language: str | None,
         first_seat: SeatRow | None = None,
+        fence: Fence | None = None,
     ) -> TableRow:
         """Insert an open table (and its creator's seat, ``table_id`` ignored) in one transaction.
 
@@ -164,7 +194,7 @@ class Storage:
         :class:`SeatedElsewhere` if the creator sits at another live table.
         """
         now = self.clock()
-        async with self.db.transaction() as db:
+        async with self._write(fence) as db:
             table_id = await db.insert_id(
                 """INSERT INTO tables (guild_id, channel_id, creator_id, status, rules, turn_seconds,
                        language, created_at) VALUES (?, ?, ?, 'open', ?, ?, ?, ?)""",
@@ -185,16 +215,23 @@ class Storage:
         rows = await self.db.fetch_all("SELECT * FROM tables WHERE status IN (?, ?) ORDER BY id", _LIVE)
         return [_table(r) for r in rows]
 
-    async def set_table_language(self, table_id: int, language: str | None) -> None:
-        await self.db.execute("UPDATE tables SET language = ? WHERE id = ?", (language, table_id))
+    async def set_table_language(self, table_id: int, language: str | None, *, fence: Fence | None = None) -> None:
+        async with self._write(fence) as db:
+            await db.execute("UPDATE tables SET language = ? WHERE id = ?", (language, table_id))
 
     async def close_table(
-        self, table_id: int, status: TableStatus, reason: str, result: MatchResult | None = None
+        self,
+        table_id: int,
+        status: TableStatus,
+        reason: str,
+        result: MatchResult | None = None,
+        *,
+        fence: Fence | None = None,
     ) -> None:
         """Mark a table finished, ended or abandoned (with its result, if any) in one transaction."""
         if status.live:
             raise ValueError(f"{status} is not a closed status")
-        async with self.db.transaction() as db:
+        async with self._write(fence) as db:
             if result is not None:
                 await insert_result(db, result)
             await db.execute(
@@ -259,36 +296,40 @@ class Storage:
         if seat.user_id is not None and not seat.is_bot and not seat.vacated:
             await cls._seat_user(db, table_id, seat.user_id)
 
-    async def put_seats(self, seats: Sequence[SeatRow], *, remove: Sequence[tuple[int, int]] = ()) -> None:
+    async def put_seats(
+        self, seats: Sequence[SeatRow], *, remove: Sequence[tuple[int, int]] = (), fence: Fence | None = None
+    ) -> None:
         """Insert or replace some seats and remove others ((table id, seat) pairs), in one transaction.
 
         Raises :class:`SeatedElsewhere` (and writes nothing) if a person put in a seat sits at
         another live table.
         """
-        async with self.db.transaction() as db:
+        async with self._write(fence) as db:
             for table_id, number in remove:
                 await self._unseat(db, table_id, number)
                 await db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, number))
             for seat in seats:
                 await self._put_seat(db, seat.table_id, seat)
 
-    async def remove_seat(self, table_id: int, seat: int) -> None:
-        await self.put_seats((), remove=[(table_id, seat)])
+    async def remove_seat(self, table_id: int, seat: int, *, fence: Fence | None = None) -> None:
+        await self.put_seats((), remove=[(table_id, seat)], fence=fence)
 
     # -- the game log (R10) --------------------------------------------------------------
-    async def start_match(self, table_id: int, dealer: int, deck: Sequence[str]) -> None:
+    async def start_match(self, table_id: int, dealer: int, deck: Sequence[str], *, fence: Fence | None = None) -> None:
         """Mark the table playing and store its first hand's deck, in one transaction."""
         now = self.clock()
-        async with self.db.transaction() as db:
+        async with self._write(fence) as db:
             await db.execute(
                 "UPDATE tables SET status = 'playing', started_at = ? WHERE id = ? AND status = 'open'",
                 (now, table_id),
             )
             await self._insert_hand(db, table_id, 0, dealer, deck, now)
 
-    async def add_hand(self, table_id: int, hand_no: int, dealer: int, deck: Sequence[str]) -> None:
+    async def add_hand(
+        self, table_id: int, hand_no: int, dealer: int, deck: Sequence[str], *, fence: Fence | None = None
+    ) -> None:
         """Store a hand's deck before it is dealt (R2)."""
-        async with self.db.transaction() as db:
+        async with self._write(fence) as db:
             await self._insert_hand(db, table_id, hand_no, dealer, deck, self.clock())
 
     @staticmethod
@@ -310,20 +351,26 @@ class Storage:
         by_user_id: int | None,
         auto: bool,
         result: MatchResult | None = None,
+        fence: Fence | None = None,
     ) -> None:
         """Append one accepted action; with ``result``, also close the match, atomically.
 
         The primary key (table, hand, index) makes a duplicate impossible: a
-        second write of the same index raises :class:`StorageConflict`.
+        second write of the same index raises :class:`StorageConflict`. With
+        ``fence``, the write is refused (:class:`LeaseLost`, nothing stored) once
+        another process has taken the table's shard lease (issue 11).
         """
         now = self.clock()
         insert = """INSERT INTO actions (table_id, hand_no, idx, action, by_user_id, auto, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)"""
         row = (table_id, hand_no, idx, dumps(action), by_user_id, int(auto), now)
         if result is None:  # one statement: atomic on its own (the hot path)
-            await self.db.execute(insert, row)
+            if fence is None:
+                await self.db.execute(insert, row)
+            elif not await self.db.execute(self._fenced_insert(), (*row, *leases.guard_params(fence))):
+                raise leases.LeaseLost(fence)
             return
-        async with self.db.transaction() as db:
+        async with self._write(fence) as db:
             await db.execute(insert, row)
             await insert_result(db, result)
             await db.execute(
@@ -331,6 +378,19 @@ class Storage:
                 (now, table_id),
             )
             await db.execute("DELETE FROM seated_users WHERE table_id = ?", (table_id,))
+
+    def _fenced_insert(self) -> str:
+        """The action insert with the lease check in the same statement (typed: the values come
+        from a ``SELECT``, whose parameters PostgreSQL cannot type from the columns)."""
+        query = _FENCED_INSERT.get(self.db.dialect.name)
+        if query is None:
+            query = self.db.dialect.schema(
+                """INSERT INTO actions (table_id, hand_no, idx, action, by_user_id, auto, created_at)
+                   SELECT CAST(? AS {ID}), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT),
+                       CAST(? AS {ID}), CAST(? AS INTEGER), CAST(? AS {FLOAT}) WHERE """
+            ) + leases.guard(self.db)
+            _FENCED_INSERT[self.db.dialect.name] = query
+        return query
 
     async def hands(self, table_id: int) -> list[StoredHand]:
         """Every stored hand of a table with its actions, in order."""
