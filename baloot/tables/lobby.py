@@ -22,6 +22,7 @@ from .errors import (
     BadOption,
     NotAllowed,
     SeatTaken,
+    TableElsewhere,
     TableExists,
     TableFull,
     TableNotRunning,
@@ -91,6 +92,9 @@ class LobbyOps(ServiceBase):
                 raise TableExists()
             if user_id in self._seated:
                 raise AlreadySeated()
+            if not self.holds(guild_id):  # another process holds the guild's shard (issue 11)
+                raise TableElsewhere()
+            fence = None if self.leases is None else self.leases.fence_for(guild_id)
             first = SeatInfo(0, user_id, name)
             try:
                 row = await self.storage.create_table(
@@ -101,6 +105,7 @@ class LobbyOps(ServiceBase):
                     turn_seconds=seconds,
                     language=lang,
                     first_seat=seat_row(0, first),
+                    fence=fence,
                 )
             except SeatedElsewhere as exc:  # at a table of another bot process (issue 11)
                 raise AlreadySeated() from exc
@@ -136,7 +141,8 @@ class LobbyOps(ServiceBase):
                     new = SeatInfo(target, user_id, name)
                     try:
                         await self.storage.put_seats(
-                            [seat_row(table.id, new)], remove=[] if current is None else [(table.id, current)]
+                            [seat_row(table.id, new)], remove=[] if current is None else [(table.id, current)],
+                            fence=table.fence,
                         )
                     except SeatedElsewhere as exc:  # at a table of another bot process (issue 11)
                         raise AlreadySeated() from exc
@@ -152,7 +158,7 @@ class LobbyOps(ServiceBase):
                     returning = old.user_id == user_id
                     new = dataclasses.replace(old, user_id=user_id, name=name, vacated=False, away=False)
                     try:
-                        await self.storage.put_seats([seat_row(table.id, new)])
+                        await self.storage.put_seats([seat_row(table.id, new)], fence=table.fence)
                     except SeatedElsewhere as exc:
                         raise AlreadySeated() from exc
                 table.seats[target] = new
@@ -181,11 +187,11 @@ class LobbyOps(ServiceBase):
             info = table.seated(user_id)
             seat = info.seat
             if table.status == TableStatus.OPEN:
-                await self.storage.remove_seat(table.id, seat)
+                await self.storage.remove_seat(table.id, seat, fence=table.fence)
                 table.seats[seat] = None
             else:
                 new = dataclasses.replace(info, vacated=True, away=False)
-                await self.storage.put_seats([seat_row(table.id, new)])
+                await self.storage.put_seats([seat_row(table.id, new)], fence=table.fence)
                 table.seats[seat] = new
             self._seated.pop(user_id, None)
             table.end_votes.discard(user_id)
@@ -232,7 +238,7 @@ class LobbyOps(ServiceBase):
             if not empty:
                 raise TableFull("There are no empty seats.")
             bots = [SeatInfo(s, None, f"Bot {s + 1}", is_bot=True, bot_level=level) for s in empty]
-            await self.storage.put_seats([seat_row(table.id, b) for b in bots])
+            await self.storage.put_seats([seat_row(table.id, b) for b in bots], fence=table.fence)
             for bot in bots:
                 table.seats[bot.seat] = bot
             await self.announcer.emit(table, SeatsChanged(table_id=table.id, channel_id=channel_id, table=table.info()))
@@ -278,7 +284,7 @@ class LobbyOps(ServiceBase):
         result = None
         if table.status == TableStatus.PLAYING and match is not None and not match.finished:
             result = table.result(self.clock(), abandoned=True)
-        await self.storage.close_table(table.id, status, reason.value, result)
+        await self.storage.close_table(table.id, status, reason.value, result, fence=table.fence)
         table.status = status
         self._unregister(table)
         await self.announcer.emit(
@@ -300,7 +306,7 @@ class LobbyOps(ServiceBase):
         async with table.lock:
             if user_id != table.creator_id and not is_admin:
                 raise NotAllowed("Only the table's creator or a server admin can set its language.")
-            await self.storage.set_table_language(table.id, lang)
+            await self.storage.set_table_language(table.id, lang, fence=table.fence)
             table.language = lang
             info = table.info()
             await self.announcer.emit(table, TableSettingsChanged(table_id=table.id, channel_id=channel_id, table=info))
