@@ -5,9 +5,18 @@ default) and PostgreSQL through asyncpg (a ``postgresql://`` URL). Callers
 see only :class:`Storage` and the storage layer's errors, never a driver's.
 """
 
-from .database import DEFAULT_PATH, Connection, Database, StorageConflict, is_database_url, open_database
+from .database import (
+    DEFAULT_PATH,
+    Connection,
+    Database,
+    SeatedElsewhere,
+    StorageConflict,
+    is_database_url,
+    open_database,
+)
 from .dialect import POSTGRESQL, SQLITE, Dialect
 from .errors import StorageError, StorageUnavailable
+from .leases import Fence, Lease, LeaseGrant, LeaseLost
 from .migrations import LATEST_VERSION, MIGRATIONS, migrate, schema_version
 from .rows import (
     GuildSettings,
@@ -31,10 +40,15 @@ __all__ = [
     "Connection",
     "Database",
     "Dialect",
+    "Fence",
     "GuildSettings",
+    "Lease",
+    "LeaseGrant",
+    "LeaseLost",
     "MatchResult",
     "ResultSeat",
     "SeatRow",
+    "SeatedElsewhere",
     "Storage",
     "StorageConflict",
     "StorageError",

@@ -37,6 +37,16 @@ class StorageConflict(StorageError):
     """
 
 
+class SeatedElsewhere(StorageConflict):
+    """The user already sits at another live table (one table per user, issue 4; enforced by the
+    database's ``seated_users`` key across bot processes, issue 11); nothing was written."""
+
+    def __init__(self, user_id: int, table_id: int) -> None:
+        super().__init__(f"user {user_id} is already seated at table {table_id}")
+        self.user_id = user_id
+        self.table_id = table_id
+
+
 class Row(Protocol):
     """A result row of either driver (``sqlite3.Row``, ``asyncpg.Record``): by name or by position."""
 

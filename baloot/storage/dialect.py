@@ -38,6 +38,12 @@ class Dialect:
     """Whether placeholders are ``$1, $2, ...`` (PostgreSQL) rather than ``?``."""
     schema_lock: str | None
     """A statement that serializes migrations across processes inside a transaction (or None)."""
+    lease_lock: str | None = None
+    """A statement that serializes takers of shard leases inside a transaction (or None)."""
+    share_lock: str = ""
+    """What ends a ``SELECT`` of a lease row to hold it until the transaction ends, so that a new
+    owner's taking waits for (and then sees) a write already checked (PostgreSQL's ``FOR KEY SHARE``;
+    SQLite writes one transaction at a time and needs none)."""
 
     def schema(self, sql: str) -> str:
         """A migration's SQL with this dialect's types in place of ``{ID}``, ``{FLOAT}``, ``{AUTO_ID}``."""
@@ -88,5 +94,7 @@ POSTGRESQL: Final = Dialect(
     numbered_params=True,
     # Two processes starting at once on one database: the second waits, then finds the work done.
     schema_lock="SELECT pg_advisory_xact_lock(7411150)",
+    lease_lock="SELECT pg_advisory_xact_lock(7411151)",
+    share_lock=" FOR KEY SHARE",
 )
 DIALECTS: Final = (SQLITE, POSTGRESQL)

@@ -263,11 +263,42 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         )
         """,
     ),
+    (
+        7,
+        """
+        CREATE TABLE seated_users (
+            user_id {ID} PRIMARY KEY,
+            table_id {ID} NOT NULL REFERENCES tables (id) ON DELETE CASCADE
+        );
+        CREATE INDEX seated_users_by_table ON seated_users (table_id);
+        INSERT INTO seated_users (user_id, table_id)
+            SELECT s.user_id, MIN(s.table_id) FROM seats s JOIN tables t ON t.id = s.table_id
+            WHERE t.status IN ('open', 'playing') AND s.is_bot = 0 AND s.vacated = 0 AND s.user_id IS NOT NULL
+            GROUP BY s.user_id
+        """,
+    ),
+    (
+        8,
+        """
+        CREATE TABLE shard_leases (
+            shard_id {ID} NOT NULL PRIMARY KEY CHECK (shard_id >= 0),
+            shard_count INTEGER NOT NULL CHECK (shard_count > shard_id),
+            holder TEXT NOT NULL,
+            epoch {ID} NOT NULL CHECK (epoch > 0),
+            expires_at {FLOAT} NOT NULL
+        )
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (issue 6; rebuilt from the records at will),
 5 Sawa claims (R12) in the statistics (issue 12),
-6 players: each user's chosen language and latest display name (issue 10)."""
+6 players: each user's chosen language and latest display name (issue 10),
+7 seated users: one live table per user, enforced by the database across bot processes (issue 11;
+a partial index on ``seats`` cannot see its table's status, so the seats of live tables are kept
+here, one row per user; the oldest table wins where processes had already seated a user twice),
+8 shard leases: which bot process drives the tables of each shard, with an epoch every table
+write checks (issue 11, :mod:`.leases`)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 

@@ -12,12 +12,16 @@ for transient faults, :class:`StorageConflict` for a refused constraint).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from ..match import RECORD_FORMAT
-from .database import DEFAULT_PATH, Connection, Database, Row, dumps, loads, open_database
+from . import leases
+from .database import DEFAULT_PATH, Connection, Database, Row, SeatedElsewhere, dumps, loads, open_database
+from .errors import StorageUnavailable
+from .leases import Fence, Lease, LeaseGrant
 from .results import insert_result, result_from_rows
 from .rows import (
     GuildSettings,
@@ -31,6 +35,7 @@ from .rows import (
 )
 
 _LIVE = ("open", "playing")
+_FENCED_INSERT: dict[str, str] = {}  # by dialect name: Storage._fenced_insert
 
 
 def _table(row: Row) -> TableRow:
@@ -90,6 +95,31 @@ class Storage:
 
     async def close(self) -> None:
         await self.db.close()
+
+    @asynccontextmanager
+    async def _write(self, fence: Fence | None) -> AsyncIterator[Connection]:
+        """A write transaction of a table; with ``fence``, refused (:class:`LeaseLost`) once its lease is taken."""
+        async with self.db.transaction() as db:
+            if fence is not None:
+                await leases.check(db, fence)
+            yield db
+
+    # -- shard leases (issue 11) --------------------------------------------------------------
+    async def take_leases(self, shard_count: int, shard_ids: Sequence[int], holder: str, ttl: float) -> LeaseGrant:
+        """Take the leases of these shards that no other live holder keeps (see :mod:`.leases`)."""
+        return await leases.take(self.db, shard_count, tuple(shard_ids), holder, ttl, self.clock())
+
+    async def renew_leases(self, fences: Sequence[Fence], ttl: float) -> list[Fence]:
+        """Renew held leases for ``ttl`` seconds; returns those another process has taken."""
+        return await leases.renew(self.db, list(fences), ttl, self.clock())
+
+    async def release_leases(self, fences: Sequence[Fence]) -> None:
+        """Give held leases up at once (a clean shutdown)."""
+        await leases.release(self.db, list(fences))
+
+    async def leases(self) -> list[Lease]:
+        """Every shard lease, by shard."""
+        return await leases.leases(self.db)
 
     # -- server settings ----------------------------------------------------------
     async def guild_settings(self, guild_id: int) -> GuildSettings:
@@ -156,13 +186,15 @@ class Storage:
         turn_seconds: float,
         language: str | None,
         first_seat: SeatRow | None = None,
+        fence: Fence | None = None,
     ) -> TableRow:
         """Insert an open table (and its creator's seat, ``table_id`` ignored) in one transaction.
 
-        Raises :class:`StorageConflict` if the channel already has a live table.
+        Raises :class:`StorageConflict` if the channel already has a live table, and
+        :class:`SeatedElsewhere` if the creator sits at another live table.
         """
         now = self.clock()
-        async with self.db.transaction() as db:
+        async with self._write(fence) as db:
             table_id = await db.insert_id(
                 """INSERT INTO tables (guild_id, channel_id, creator_id, status, rules, turn_seconds,
                        language, created_at) VALUES (?, ?, ?, 'open', ?, ?, ?, ?)""",
@@ -183,22 +215,30 @@ class Storage:
         rows = await self.db.fetch_all("SELECT * FROM tables WHERE status IN (?, ?) ORDER BY id", _LIVE)
         return [_table(r) for r in rows]
 
-    async def set_table_language(self, table_id: int, language: str | None) -> None:
-        await self.db.execute("UPDATE tables SET language = ? WHERE id = ?", (language, table_id))
+    async def set_table_language(self, table_id: int, language: str | None, *, fence: Fence | None = None) -> None:
+        async with self._write(fence) as db:
+            await db.execute("UPDATE tables SET language = ? WHERE id = ?", (language, table_id))
 
     async def close_table(
-        self, table_id: int, status: TableStatus, reason: str, result: MatchResult | None = None
+        self,
+        table_id: int,
+        status: TableStatus,
+        reason: str,
+        result: MatchResult | None = None,
+        *,
+        fence: Fence | None = None,
     ) -> None:
         """Mark a table finished, ended or abandoned (with its result, if any) in one transaction."""
         if status.live:
             raise ValueError(f"{status} is not a closed status")
-        async with self.db.transaction() as db:
+        async with self._write(fence) as db:
             if result is not None:
                 await insert_result(db, result)
             await db.execute(
                 "UPDATE tables SET status = ?, finished_at = ?, end_reason = ? WHERE id = ?",
                 (status.value, self.clock(), reason, table_id),
             )
+            await db.execute("DELETE FROM seated_users WHERE table_id = ?", (table_id,))
 
     # -- seats ----------------------------------------------------------------------
     async def seats(self, table_id: int) -> list[SeatRow]:
@@ -206,7 +246,34 @@ class Storage:
         return [_seat(r) for r in rows]
 
     @staticmethod
-    async def _put_seat(db: Connection, table_id: int, seat: SeatRow) -> None:
+    async def _unseat(db: Connection, table_id: int, number: int) -> None:
+        """Free the user of seat ``number`` (if a person sits there) to sit at another table."""
+        await db.execute(
+            """DELETE FROM seated_users WHERE table_id = ?
+               AND user_id IN (SELECT user_id FROM seats WHERE table_id = ? AND seat = ?)""",
+            (table_id, table_id, number),
+        )
+
+    @staticmethod
+    async def _seat_user(db: Connection, table_id: int, user_id: int) -> None:
+        """Record that ``user_id`` sits at ``table_id``; :class:`SeatedElsewhere` if they sit at another
+        live table. The key of ``seated_users`` decides between processes seating one user at once:
+        PostgreSQL makes the second insert wait for the first's commit, SQLite writes one at a time."""
+        if await db.execute(
+            "INSERT INTO seated_users (user_id, table_id) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
+            (user_id, table_id),
+        ):
+            return
+        row = await db.fetch_one("SELECT table_id FROM seated_users WHERE user_id = ?", (user_id,))
+        if row is None:  # the other table let them go meanwhile: nothing written, try again
+            raise StorageUnavailable(f"user {user_id} was being seated elsewhere")
+        if row[0] != table_id:
+            raise SeatedElsewhere(user_id, int(row[0]))
+
+    @classmethod
+    async def _put_seat(cls, db: Connection, table_id: int, seat: SeatRow) -> None:
+        """Insert or replace a seat; its user (a person, not one who left) is seated at this table only."""
+        await cls._unseat(db, table_id, seat.seat)  # whoever sat here before
         await db.execute(
             """INSERT INTO seats (table_id, seat, user_id, display_name, is_bot, bot_level,
                    away, dm_closed, vacated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -226,32 +293,43 @@ class Storage:
                 int(seat.vacated),
             ),
         )
+        if seat.user_id is not None and not seat.is_bot and not seat.vacated:
+            await cls._seat_user(db, table_id, seat.user_id)
 
-    async def put_seats(self, seats: Sequence[SeatRow], *, remove: Sequence[tuple[int, int]] = ()) -> None:
-        """Insert or replace some seats and remove others ((table id, seat) pairs), in one transaction."""
-        async with self.db.transaction() as db:
+    async def put_seats(
+        self, seats: Sequence[SeatRow], *, remove: Sequence[tuple[int, int]] = (), fence: Fence | None = None
+    ) -> None:
+        """Insert or replace some seats and remove others ((table id, seat) pairs), in one transaction.
+
+        Raises :class:`SeatedElsewhere` (and writes nothing) if a person put in a seat sits at
+        another live table.
+        """
+        async with self._write(fence) as db:
             for table_id, number in remove:
+                await self._unseat(db, table_id, number)
                 await db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, number))
             for seat in seats:
                 await self._put_seat(db, seat.table_id, seat)
 
-    async def remove_seat(self, table_id: int, seat: int) -> None:
-        await self.put_seats((), remove=[(table_id, seat)])
+    async def remove_seat(self, table_id: int, seat: int, *, fence: Fence | None = None) -> None:
+        await self.put_seats((), remove=[(table_id, seat)], fence=fence)
 
     # -- the game log (R10) --------------------------------------------------------------
-    async def start_match(self, table_id: int, dealer: int, deck: Sequence[str]) -> None:
+    async def start_match(self, table_id: int, dealer: int, deck: Sequence[str], *, fence: Fence | None = None) -> None:
         """Mark the table playing and store its first hand's deck, in one transaction."""
         now = self.clock()
-        async with self.db.transaction() as db:
+        async with self._write(fence) as db:
             await db.execute(
                 "UPDATE tables SET status = 'playing', started_at = ? WHERE id = ? AND status = 'open'",
                 (now, table_id),
             )
             await self._insert_hand(db, table_id, 0, dealer, deck, now)
 
-    async def add_hand(self, table_id: int, hand_no: int, dealer: int, deck: Sequence[str]) -> None:
+    async def add_hand(
+        self, table_id: int, hand_no: int, dealer: int, deck: Sequence[str], *, fence: Fence | None = None
+    ) -> None:
         """Store a hand's deck before it is dealt (R2)."""
-        async with self.db.transaction() as db:
+        async with self._write(fence) as db:
             await self._insert_hand(db, table_id, hand_no, dealer, deck, self.clock())
 
     @staticmethod
@@ -273,26 +351,46 @@ class Storage:
         by_user_id: int | None,
         auto: bool,
         result: MatchResult | None = None,
+        fence: Fence | None = None,
     ) -> None:
         """Append one accepted action; with ``result``, also close the match, atomically.
 
         The primary key (table, hand, index) makes a duplicate impossible: a
-        second write of the same index raises :class:`StorageConflict`.
+        second write of the same index raises :class:`StorageConflict`. With
+        ``fence``, the write is refused (:class:`LeaseLost`, nothing stored) once
+        another process has taken the table's shard lease (issue 11).
         """
         now = self.clock()
         insert = """INSERT INTO actions (table_id, hand_no, idx, action, by_user_id, auto, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)"""
         row = (table_id, hand_no, idx, dumps(action), by_user_id, int(auto), now)
         if result is None:  # one statement: atomic on its own (the hot path)
-            await self.db.execute(insert, row)
+            if fence is None:
+                await self.db.execute(insert, row)
+            elif not await self.db.execute(self._fenced_insert(), (*row, *leases.guard_params(fence))):
+                raise leases.LeaseLost(fence)
             return
-        async with self.db.transaction() as db:
+        async with self._write(fence) as db:
             await db.execute(insert, row)
             await insert_result(db, result)
             await db.execute(
                 "UPDATE tables SET status = 'finished', finished_at = ?, end_reason = 'finished' WHERE id = ?",
                 (now, table_id),
             )
+            await db.execute("DELETE FROM seated_users WHERE table_id = ?", (table_id,))
+
+    def _fenced_insert(self) -> str:
+        """The action insert with the lease check in the same statement (typed: the values come
+        from a ``SELECT``, whose parameters PostgreSQL cannot type from the columns)."""
+        query = _FENCED_INSERT.get(self.db.dialect.name)
+        if query is None:
+            query = self.db.dialect.schema(
+                """INSERT INTO actions (table_id, hand_no, idx, action, by_user_id, auto, created_at)
+                   SELECT CAST(? AS {ID}), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT),
+                       CAST(? AS {ID}), CAST(? AS INTEGER), CAST(? AS {FLOAT}) WHERE """
+            ) + leases.guard(self.db)
+            _FENCED_INSERT[self.db.dialect.name] = query
+        return query
 
     async def hands(self, table_id: int) -> list[StoredHand]:
         """Every stored hand of a table with its actions, in order."""

@@ -25,6 +25,7 @@ from .errors import (
     TableNotRunning,
 )
 from .info import ActResult, EndResult, PlayerHand, SeatInfo, TableInfo, Version
+from .leases import ShardLeases
 from .listeners import Listener
 from .service import GuildFilter, RngFactory, TableService
 from .snapshot import HandSnapshot, TableSnapshot
@@ -49,6 +50,7 @@ __all__ = [
     "SafeBot",
     "SeatInfo",
     "SeatTaken",
+    "ShardLeases",
     "StaleAction",
     "StorageError",
     "StorageUnavailable",

@@ -10,6 +10,7 @@ from ..storage import Storage
 from .bots import BotFactory
 from .errors import NoTableHere
 from .info import TableInfo
+from .leases import ShardLeases
 from .listeners import Announcer
 from .live import LiveTable
 from .referee import Referee
@@ -34,11 +35,14 @@ class ServiceBase:
     _by_channel: dict[int, int]
     _seated: dict[int, int]  # user id -> table id
     owns_guild: Callable[[int], bool] | None  # None: this process holds every guild's tables
+    leases: ShardLeases | None  # None: no leases (one process on its database)
 
     def holds(self, guild_id: int) -> bool:
         """Whether this service drives the tables of ``guild_id`` (issue 11: its guild is on one of
-        this process's shards; always, without ``owns_guild``)."""
-        return self.owns_guild is None or self.owns_guild(guild_id)
+        this process's shards, and this process holds that shard's lease; always, without either)."""
+        return (self.owns_guild is None or self.owns_guild(guild_id)) and (
+            self.leases is None or self.leases.holds(guild_id)
+        )
 
     # -- lookups ---------------------------------------------------------------------------
     def _in_channel(self, channel_id: int) -> LiveTable:
@@ -71,6 +75,8 @@ class ServiceBase:
         return None if table_id is None else self._tables[table_id].info()
 
     def _register(self, table: LiveTable) -> None:
+        if self.leases is not None:
+            table.fence = self.leases.fence_for(table.guild_id)
         self._tables[table.id] = table
         self._by_channel[table.channel_id] = table.id
         for info in table.seats:

@@ -156,7 +156,7 @@ class GameplayOps(ServiceBase):
             if info.dm_closed == closed:
                 return False
             new = dataclasses.replace(info, dm_closed=closed)
-            await self.storage.put_seats([seat_row(table.id, new)])
+            await self.storage.put_seats([seat_row(table.id, new)], fence=table.fence)
             table.seats[seat] = new
             return True
 

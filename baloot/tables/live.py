@@ -13,6 +13,7 @@ from typing import Any
 from ..hand import Hand
 from ..match import Match
 from ..rules import Rules
+from ..storage.leases import Fence
 from ..storage.rows import MatchResult, ResultSeat, SeatRow, TableRow, TableStatus
 from ..summary import HandSummary, MatchSummary, summarize_match
 from ..view import PublicView, SeatView, public_view, seat_view
@@ -91,6 +92,7 @@ class LiveTable:
         self.rng = rng
         self.bot_rng = random.Random(rng.getrandbits(64))
         self.lock = asyncio.Lock()
+        self.fence: Fence | None = None  # the shard lease its writes show (issue 11); None: unfenced
         self.end_votes: set[int] = set()
         self.timeouts = [0, 0, 0, 0]  # timeouts in a row, per seat
         self.turn_task: asyncio.Task[None] | None = None

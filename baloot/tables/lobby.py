@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from ..error_codes import ErrorCode
 from ..rules import Rules
+from ..storage import SeatedElsewhere
 from ..storage.rows import GuildSettings, TableStatus
 from . import options
 from .base import ServiceBase
@@ -21,6 +22,7 @@ from .errors import (
     BadOption,
     NotAllowed,
     SeatTaken,
+    TableElsewhere,
     TableExists,
     TableFull,
     TableNotRunning,
@@ -90,16 +92,23 @@ class LobbyOps(ServiceBase):
                 raise TableExists()
             if user_id in self._seated:
                 raise AlreadySeated()
+            if not self.holds(guild_id):  # another process holds the guild's shard (issue 11)
+                raise TableElsewhere()
+            fence = None if self.leases is None else self.leases.fence_for(guild_id)
             first = SeatInfo(0, user_id, name)
-            row = await self.storage.create_table(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                creator_id=user_id,
-                rules=table_rules.to_json(),
-                turn_seconds=seconds,
-                language=lang,
-                first_seat=seat_row(0, first),
-            )
+            try:
+                row = await self.storage.create_table(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    creator_id=user_id,
+                    rules=table_rules.to_json(),
+                    turn_seconds=seconds,
+                    language=lang,
+                    first_seat=seat_row(0, first),
+                    fence=fence,
+                )
+            except SeatedElsewhere as exc:  # at a table of another bot process (issue 11)
+                raise AlreadySeated() from exc
             table = LiveTable(row, [seat_row(row.id, first)], None, self.rng_factory(row.id))
             self._register(table)
             async with table.lock:
@@ -130,9 +139,13 @@ class LobbyOps(ServiceBase):
                         raise AlreadySeated("You are already in that seat.")
                     target = _open_seat(table, seat, team)
                     new = SeatInfo(target, user_id, name)
-                    await self.storage.put_seats(
-                        [seat_row(table.id, new)], remove=[] if current is None else [(table.id, current)]
-                    )
+                    try:
+                        await self.storage.put_seats(
+                            [seat_row(table.id, new)], remove=[] if current is None else [(table.id, current)],
+                            fence=table.fence,
+                        )
+                    except SeatedElsewhere as exc:  # at a table of another bot process (issue 11)
+                        raise AlreadySeated() from exc
                     if current is not None:
                         table.seats[current] = None
                     returning = False
@@ -144,7 +157,10 @@ class LobbyOps(ServiceBase):
                     assert old is not None
                     returning = old.user_id == user_id
                     new = dataclasses.replace(old, user_id=user_id, name=name, vacated=False, away=False)
-                    await self.storage.put_seats([seat_row(table.id, new)])
+                    try:
+                        await self.storage.put_seats([seat_row(table.id, new)], fence=table.fence)
+                    except SeatedElsewhere as exc:
+                        raise AlreadySeated() from exc
                 table.seats[target] = new
                 table.timeouts[target] = 0
                 self._seated[user_id] = table.id
@@ -171,11 +187,11 @@ class LobbyOps(ServiceBase):
             info = table.seated(user_id)
             seat = info.seat
             if table.status == TableStatus.OPEN:
-                await self.storage.remove_seat(table.id, seat)
+                await self.storage.remove_seat(table.id, seat, fence=table.fence)
                 table.seats[seat] = None
             else:
                 new = dataclasses.replace(info, vacated=True, away=False)
-                await self.storage.put_seats([seat_row(table.id, new)])
+                await self.storage.put_seats([seat_row(table.id, new)], fence=table.fence)
                 table.seats[seat] = new
             self._seated.pop(user_id, None)
             table.end_votes.discard(user_id)
@@ -222,7 +238,7 @@ class LobbyOps(ServiceBase):
             if not empty:
                 raise TableFull("There are no empty seats.")
             bots = [SeatInfo(s, None, f"Bot {s + 1}", is_bot=True, bot_level=level) for s in empty]
-            await self.storage.put_seats([seat_row(table.id, b) for b in bots])
+            await self.storage.put_seats([seat_row(table.id, b) for b in bots], fence=table.fence)
             for bot in bots:
                 table.seats[bot.seat] = bot
             await self.announcer.emit(table, SeatsChanged(table_id=table.id, channel_id=channel_id, table=table.info()))
@@ -268,7 +284,7 @@ class LobbyOps(ServiceBase):
         result = None
         if table.status == TableStatus.PLAYING and match is not None and not match.finished:
             result = table.result(self.clock(), abandoned=True)
-        await self.storage.close_table(table.id, status, reason.value, result)
+        await self.storage.close_table(table.id, status, reason.value, result, fence=table.fence)
         table.status = status
         self._unregister(table)
         await self.announcer.emit(
@@ -290,7 +306,7 @@ class LobbyOps(ServiceBase):
         async with table.lock:
             if user_id != table.creator_id and not is_admin:
                 raise NotAllowed("Only the table's creator or a server admin can set its language.")
-            await self.storage.set_table_language(table.id, lang)
+            await self.storage.set_table_language(table.id, lang, fence=table.fence)
             table.language = lang
             info = table.info()
             await self.announcer.emit(table, TableSettingsChanged(table_id=table.id, channel_id=channel_id, table=info))

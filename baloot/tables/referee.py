@@ -51,7 +51,7 @@ class Referee:
         """R1: a random first dealer; store the first deck and mark the table playing; deal."""
         dealer = table.rng.randrange(4)
         deck = shuffled_deck(table.rng)
-        await self.storage.start_match(table.id, dealer, [c.text for c in deck])
+        await self.storage.start_match(table.id, dealer, [c.text for c in deck], fence=table.fence)
         match = Match(table.rules, dealer)
         match.deal(deck)
         table.match = match
@@ -63,7 +63,8 @@ class Referee:
         match = table.match
         assert match is not None and match.needs_deal
         deck = shuffled_deck(table.rng)
-        await self.storage.add_hand(table.id, len(match.hands), match.next_dealer, [c.text for c in deck])
+        await self.storage.add_hand(table.id, len(match.hands), match.next_dealer, [c.text for c in deck],
+                                     fence=table.fence)
         match.deal(deck)
         await self._announce_hand(table)
 
@@ -106,7 +107,8 @@ class Referee:
         result = table.result(self.storage.clock(), abandoned=False) if match.finished else None
         try:
             await self.storage.add_action(
-                table.id, hand_no, idx, applied.to_json(), by_user_id=by_user_id, auto=auto, result=result
+                table.id, hand_no, idx, applied.to_json(), by_user_id=by_user_id, auto=auto, result=result,
+                fence=table.fence,
             )
         except BaseException:
             table.match = self._without_last_action(match)

@@ -22,12 +22,13 @@ from concurrent.futures import Executor
 
 from ..errors import BalootError
 from ..record import match_from_record
-from ..storage import Storage, StorageUnavailable
+from ..storage import Storage, StorageError, StorageUnavailable
 from ..storage.rows import TableStatus
 from .bots import BOT_LEVELS, BotFactory
 from .events import TableResumed
 from .gameplay import GameplayOps
 from .info import TableInfo
+from .leases import ShardLeases
 from .listeners import Announcer, Listener
 from .live import LiveTable
 from .lobby import LobbyOps
@@ -72,11 +73,14 @@ class TableService(LobbyOps, GameplayOps):
         retry_most: float = 5.0,
         sweep_seconds: float = 5.0,
         owns_guild: GuildFilter | None = None,
+        leases: ShardLeases | None = None,
     ) -> None:
         if away_after < 1:
             raise ValueError("away_after must be at least 1")
         self.storage = storage
         self.owns_guild = owns_guild  # None: every guild (one process holds all tables)
+        self.leases = leases  # None: no shard leases (one process on its database)
+        self._keeper: asyncio.Task[None] | None = None
         self.rng_factory = rng_factory
         self.turn_seconds_default = turn_seconds_default
         self.turn_seconds_range = turn_seconds_range
@@ -125,7 +129,11 @@ class TableService(LobbyOps, GameplayOps):
         table whose record no longer replays is logged and left alone. With
         ``owns_guild`` set, only the tables of the guilds it accepts are resumed:
         the others belong to the bot process holding their guild's shard (issue 11).
+        With ``leases``, the leases of this process's shards are taken first, and
+        only the tables of shards whose lease it got are resumed.
         """
+        if self.leases is not None and len(self.leases.fences) < len(self.leases.shard_ids):
+            await self.leases.take()
         resumed: list[TableInfo] = []
         for row in await self.storage.live_tables():
             if row.id in self._tables or not self.holds(row.guild_id):
@@ -153,6 +161,33 @@ class TableService(LobbyOps, GameplayOps):
                 await self.turns.start_turn(table)
             resumed.append(table.info())
         return resumed
+
+    # -- shard leases (issue 11) ----------------------------------------------------------------------
+    async def keep_leases(self) -> list[TableInfo]:
+        """Renew this process's leases; stop driving the tables of any lease another process took; take
+        (and resume the tables of) shards whose holder stopped renewing. Returns the tables resumed."""
+        if self.leases is None:
+            return []
+        lost = {fence.shard_id for fence in await self.leases.renew()}
+        for table in list(self._tables.values()):
+            if table.fence is not None and table.fence.shard_id in lost:
+                self._unregister(table)  # its new owner drives it; our writes would be refused anyway
+        if len(self.leases.fences) < len(self.leases.shard_ids):
+            return await self.resume_all()
+        return []
+
+    async def _keep_leases_forever(self) -> None:
+        assert self.leases is not None
+        while not self._closed:
+            await self.sleep(self.leases.renew_every)
+            await self.keep_leases()
+
+    def start_keeping_leases(self) -> asyncio.Task[None] | None:
+        """Start the periodic :meth:`keep_leases` (every ``renew_every``), supervised; idempotent."""
+        if self.leases is not None and (self._keeper is None or self._keeper.done()):
+            self._keeper = supervise("leases", self._keep_leases_forever, restart_after=self.leases.renew_every,
+                                     sleep=self.sleep)
+        return self._keeper
 
     # -- healing (issue 14) ---------------------------------------------------------------------
     async def sweep(self) -> int:
@@ -192,5 +227,12 @@ class TableService(LobbyOps, GameplayOps):
         self._closed = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._keeper is not None:
+            self._keeper.cancel()
         for table in list(self._tables.values()):
             self.turns.cancel(table)
+        if self.leases is not None:  # a clean stop: the next process on these shards need not wait
+            try:
+                await self.leases.release()
+            except StorageError as exc:
+                log.warning("could not release the shard leases (%s); they expire in %.0f s", exc, self.leases.ttl)

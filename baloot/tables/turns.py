@@ -266,7 +266,7 @@ class TurnRunner:
         if info is None or info.away == away:
             return
         new = dataclasses.replace(info, away=away)
-        await self.storage.put_seats([seat_row(table.id, new)])
+        await self.storage.put_seats([seat_row(table.id, new)], fence=table.fence)
         table.seats[seat] = new
         table.timeouts[seat] = 0
         event = PlayerAway if away else PlayerBack

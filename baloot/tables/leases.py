@@ -1,0 +1,103 @@
+"""This process's shard leases (issue 11): which guilds' tables it may drive, and the fence of its writes.
+
+A bot process holding ``shard_ids`` of ``shard_count`` takes their leases in
+the shared database when it starts (:meth:`ShardLeases.take`), renews them
+every ``renew_every`` seconds, and shows a shard's :class:`~baloot.storage.Fence`
+on every write of that shard's tables, so that a process whose lease another
+took can no longer change them (the storage refuses with ``LeaseLost``).
+A shard another live process holds is not driven here: one log line says so,
+and the lease is tried again at each renewal (taken once the holder stops
+renewing, as after a crash). No Discord here: the table service uses it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Sequence
+
+from ..storage import Fence, LeaseGrant, Storage
+
+log = logging.getLogger("baloot.tables.leases")
+
+DEFAULT_TTL = 30.0
+"""Seconds a lease lasts unless renewed: how long a crashed process's tables wait for another."""
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord sends a guild's events to."""
+    return (guild_id >> 22) % shard_count
+
+
+def new_holder() -> str:
+    """A token unique to this run of this process (host, pid, random), readable in the database."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+class ShardLeases:
+    """The leases of one process's shards, as last taken or renewed."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        shard_count: int,
+        shard_ids: Sequence[int],
+        *,
+        holder: str | None = None,
+        ttl: float = DEFAULT_TTL,
+        renew_every: float | None = None,
+    ) -> None:
+        if ttl <= 0:
+            raise ValueError("the lease TTL must be positive")
+        self.storage = storage
+        self.shard_count = shard_count
+        self.shard_ids = tuple(shard_ids)
+        self.holder = holder or new_holder()
+        self.ttl = ttl
+        self.renew_every = ttl / 3 if renew_every is None else renew_every
+        self.fences: dict[int, Fence] = {}
+        self.refused: set[int] = set()
+
+    def fence_for(self, guild_id: int) -> Fence | None:
+        """The fence of the guild's shard if this process holds its lease (else None)."""
+        return self.fences.get(shard_of(guild_id, self.shard_count))
+
+    def holds(self, guild_id: int) -> bool:
+        return shard_of(guild_id, self.shard_count) in self.fences
+
+    async def take(self) -> LeaseGrant:
+        """Take the leases of the shards not yet held; log once which ones another process keeps."""
+        wanted = [s for s in self.shard_ids if s not in self.fences]
+        grant = await self.storage.take_leases(self.shard_count, wanted, self.holder, self.ttl)
+        self.fences.update(grant.taken)
+        if grant.taken:
+            log.info("took the leases of shards %s (epochs %s) as %s", sorted(grant.taken),
+                     [grant.taken[s].epoch for s in sorted(grant.taken)], self.holder)
+        refused = set(grant.refused)
+        if refused and refused != self.refused:
+            lease = grant.refused[min(refused)]
+            log.warning(
+                "shards %s are held by another bot process (%s, until %.0f): not driving their tables; "
+                "trying again every %.0f s", sorted(refused), lease.holder, lease.expires_at, self.renew_every,
+            )
+        self.refused = refused
+        return grant
+
+    async def renew(self) -> list[Fence]:
+        """Renew the held leases; forget (and return) those another process has taken."""
+        if not self.fences:
+            return []
+        lost = await self.storage.renew_leases(list(self.fences.values()), self.ttl)
+        for fence in lost:
+            self.fences.pop(fence.shard_id, None)
+            log.error("lost the lease of shard %s (epoch %s) to another bot process: no longer driving its tables",
+                      fence.shard_id, fence.epoch)
+        return lost
+
+    async def release(self) -> None:
+        """Give every held lease up (a clean shutdown: the next process takes them at once)."""
+        if self.fences:
+            await self.storage.release_leases(list(self.fences.values()))
+            self.fences.clear()
