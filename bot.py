@@ -45,6 +45,7 @@ from baloot.render.picture import warm_up
 from baloot.storage import Storage
 from baloot.storage.startup import StartupRefused, check_database
 from baloot.tables import TableService
+from baloot.tables.leases import ShardLeases
 from baloot.tables.workers import worker_pool
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
@@ -110,6 +111,9 @@ class BalootClient(_Client):
             bot_factory=make_player,
             bot_executor=self.executor,
             owns_guild=settings.owns_guild if settings.sharded else None,
+            # sharded: the shards' leases in the shared database; every table write shows its fence (issue 11)
+            leases=ShardLeases(storage, settings.shard_count, settings.shard_ids, ttl=float(settings.lease_seconds))
+            if settings.shard_count is not None else None,
         )
         runtime = Runtime(
             self, service, ShownTables(), Languages(service, self, settings.default_language),
@@ -145,6 +149,7 @@ class BalootClient(_Client):
         else:
             log.info("resumed %d tables", len(resumed))
         service.start_sweeping()
+        service.start_keeping_leases()  # sharded only: renew, and take over shards whose holder stopped
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))

@@ -30,6 +30,7 @@ class Settings:
     ai_workers: int
     log_level: str
     ping_delay_seconds: float = 20.0  # a human's turn pings them after this long (issue 10); 0: at once
+    lease_seconds: int = 30  # LEASE_SECONDS (issue 11): a sharded process's lease lasts this long unrenewed
     requests_per_second: int | None = None  # BOT_REQUESTS_PER_SECOND: bot-token pace (None: the shards' share)
     table_pictures: str = "channel"  # TABLE_PICTURES: "channel" (the table message), "all" (and private views), "off"
     shard_count: int | None = None  # SHARD_COUNT (issue 11): None runs one unsharded process
@@ -191,6 +192,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         ping_delay_seconds=ping,
         ai_workers=_int(env, "AI_WORKERS", 1, 0, 16),
         requests_per_second=_int(env, "BOT_REQUESTS_PER_SECOND", 0, 0, 10_000) or None,
+        lease_seconds=_int(env, "LEASE_SECONDS", 30, 3, 600),
         log_level=level,
         table_pictures=_pictures(env),
         shard_count=shard_count,

@@ -127,7 +127,7 @@ async def test_two_processes_each_hold_their_shards_tables(
     bots: dict[int, BotProcess] = {}
     for shard in (0, 1):  # shard 0's process syncs the commands (SYNC_COMMANDS=auto); the other does not
         settings = bot_env(tmp_path / f"unused-{shard}.db", DATABASE_URL=url, SHARD_COUNT=str(COUNT),
-                           SHARD_IDS=str(shard), TABLE_PICTURES="0")
+                           SHARD_IDS=str(shard), TABLE_PICTURES="0", LEASE_SECONDS="3")
         bots[shard] = await env.start_bot("bot.py", env=settings, expect_commands=shard == 0)
     try:
         assert env.command_syncs == 1
@@ -171,8 +171,11 @@ async def test_two_processes_each_hold_their_shards_tables(
         assert not [i for i in env.interactions.values() if not i.acknowledged]
 
         # A restart of shard 1's process resumes its own table only; shard 0's plays on meanwhile.
+        # The killed process still holds shard 1's lease until it runs out (LEASE_SECONDS): the restarted
+        # one resumes the table when it takes the lease over, at once or at its next renewal.
         await bots[1].restart(expect_commands=False)
-        assert "resumed 1 tables of shards [1] of 2" in bots[1].output
+        await env.wait_for(lambda: "resumed 1 tables of shards [1] of 2" in bots[1].output
+                           or "took over shard leases [1]: resumed 1 tables" in bots[1].output, 15)
         assert "resumed 0 tables of shards [0] of 2" in bots[0].output
         await open_hands(tables[1])
         steps = await asyncio.gather(tables[0].play_hand(SUN), tables[1].play_hand(SUN))

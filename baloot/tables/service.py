@@ -173,7 +173,12 @@ class TableService(LobbyOps, GameplayOps):
             if table.fence is not None and table.fence.shard_id in lost:
                 self._unregister(table)  # its new owner drives it; our writes would be refused anyway
         if len(self.leases.fences) < len(self.leases.shard_ids):
-            return await self.resume_all()
+            resumed = await self.resume_all()
+            if resumed:
+                log.info("took over shard leases %s: resumed %d tables", sorted(f.shard_id for f in
+                                                                              self.leases.fences.values()),
+                         len(resumed))
+            return resumed
         return []
 
     async def _keep_leases_forever(self) -> None:
