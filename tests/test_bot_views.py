@@ -1,0 +1,119 @@
+"""End to end: every seated player's private view stays current (issue 10, item 9).
+
+Four people at one table; bob plays from an ephemeral "My hand" view, the
+others from their DMs. After every completed trick (R5) each player's live
+view - their DM, or bob's "My hand" - shows that trick and who is to act; bob's
+DM never shows buttons for a move he already made, says where play continues,
+and follows the game at completed tricks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fakediscord import DiscordEnv, Message
+from test_bot_harness import BotTable, Button, Player, contract_policy, open_table, plain
+
+from baloot.i18n import t
+
+ELSEWHERE = plain(t("hand.plays_elsewhere", "en", channel="")).split(" in ")[0]
+LAST_TRICK = plain(t("table.last_trick", "en", name="")).split("—")[0]
+
+
+def live_view(player: Player, ephemeral: bool) -> Message | None:
+    """The message a player plays from: their newest ephemeral hand view, or their DM."""
+    views = [m for m in (player.person.ephemerals() if ephemeral else player.person.dms())
+             if m.embeds and any(plain(f["name"]) == "Your cards" for f in m.embeds[0].get("fields", []))]
+    return max(views, key=lambda m: m.id) if views else None
+
+
+def last_trick(message: Message) -> tuple[str, str] | None:
+    """The "Last trick — X took it" field of a private view: (name, value), plain."""
+    for fld in message.embeds[0].get("fields", []):
+        if plain(fld["name"]).startswith(LAST_TRICK):
+            return plain(fld["name"]), plain(fld["value"])
+    return None
+
+
+def status(message: Message) -> str:
+    return plain(message.embeds[0].get("description", "")).split("\n")[0]
+
+
+def enabled_actions(message: Message) -> list[str]:
+    return [c["custom_id"] for row in message.components for c in row.get("components", [])
+            if c.get("custom_id", "").startswith("bl:") and not c.get("disabled")]
+
+
+def bob_buttons(table: BotTable, bob: Player, turn: tuple[Player, list[Button]]) -> list[Button]:
+    """Bob presses only in his ephemeral view; everyone else where the harness found their turn."""
+    player, buttons = turn
+    if player is not bob:
+        return buttons
+    version = buttons[0].version
+    return [b for b in bob.buttons() if b.version == version and b.message.ephemeral]
+
+
+async def test_every_view_follows_each_trick_and_a_my_hand_players_dm_has_no_stale_buttons(
+    discord_env: DiscordEnv, tmp_path: Path
+) -> None:
+    table = await open_table(discord_env, tmp_path)
+    bob = table.by_seat(1)
+    # Everyone is dealt a DM; bob then opens "My hand" in the channel and plays from there.
+    await discord_env.wait_for(lambda: all(live_view(p, False) for p in table.players))
+    mine = await discord_env.wait_for(lambda: next((m for m in table.table_messages() if m.components), None))
+    opened = await bob.person.click(mine, "My hand")
+    assert opened.ephemeral and opened.message is not None
+    dm = live_view(bob, False)
+    assert dm is not None
+    # His DM is redrawn without buttons and says plainly where play continues.
+    await discord_env.wait_for(lambda: ELSEWHERE in plain(dm.embeds[0].get("description", "")))
+    assert f"<#{table.channel.id}>" in dm.embeds[0]["description"]
+    assert not enabled_actions(dm)
+
+    policy = contract_policy("sun")
+    cards = 0
+    tricks = 0
+    while tricks < 3:
+        turn = await table.wait_turn()
+        assert turn is not None, "the match ended early"
+        buttons = bob_buttons(table, bob, turn)
+        assert buttons, "bob's turn is shown in his ephemeral view"
+        choice = policy(turn[0], buttons)
+        await table.press(turn[0], choice)
+        assert not enabled_actions(dm), "bob's DM shows buttons"
+        if not choice.code.startswith("c"):
+            continue
+        cards += 1
+        if cards % 4:
+            continue
+        tricks += 1
+        nxt = await table.wait_turn()  # the trick's winner leads the next one (R5)
+        assert nxt is not None
+        leader = nxt[0]
+
+        def current(player: Player) -> bool:
+            view = live_view(player, ephemeral=player is bob)
+            if view is None:
+                return False
+            shown = last_trick(view)
+            if shown is None or leader.name not in shown[0]:
+                return False
+            if sum(p.name in shown[1] for p in table.players) != 4:
+                return False
+            if player is leader:
+                return status(view).startswith("Your turn")
+            return status(view) == plain(t("hand.waiting_for", "en", name=leader.name))
+
+        await discord_env.wait_for(lambda: all(current(p) for p in table.players))
+        # Bob's DM follows at completed tricks too, still without buttons.
+        def dm_follows() -> bool:
+            ephemeral = live_view(bob, True)
+            return ephemeral is not None and last_trick(dm) == last_trick(ephemeral)
+
+        await discord_env.wait_for(dm_follows)
+        assert not enabled_actions(dm)
+        assert ELSEWHERE in plain(dm.embeds[0]["description"])
+    assert bob.presses >= 3
+    table.assert_private()
+    table.assert_clean_log()
+    assert table.action_count() == len(table.acted)
