@@ -9,6 +9,7 @@ and follows the game at completed tricks.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from fakediscord import DiscordEnv, Message
@@ -42,6 +43,25 @@ def status(message: Message) -> str:
 def enabled_actions(message: Message) -> list[str]:
     return [c["custom_id"] for row in message.components for c in row.get("components", [])
             if c.get("custom_id", "").startswith("bl:") and not c.get("disabled")]
+
+
+def current(table: BotTable, player: Player, leader: Player, ephemeral: bool) -> bool:
+    """``player``'s live view shows the trick just completed, taken by ``leader``, and whose turn it is."""
+    view = live_view(player, ephemeral)
+    if view is None:
+        return False
+    shown = last_trick(view)
+    if shown is None or leader.name not in shown[0]:
+        return False
+    if sum(p.name in shown[1] for p in table.players) != 4:
+        return False
+    if player is leader:
+        return status(view).startswith("Your turn")
+    return status(view) == plain(t("hand.waiting_for", "en", name=leader.name))
+
+
+def all_current(table: BotTable, leader: Player, bob: Player) -> bool:
+    return all(current(table, p, leader, p is bob) for p in table.players)
 
 
 def bob_buttons(table: BotTable, bob: Player, turn: tuple[Player, list[Button]]) -> list[Button]:
@@ -91,20 +111,7 @@ async def test_every_view_follows_each_trick_and_a_my_hand_players_dm_has_no_sta
         assert nxt is not None
         leader = nxt[0]
 
-        def current(player: Player) -> bool:
-            view = live_view(player, ephemeral=player is bob)
-            if view is None:
-                return False
-            shown = last_trick(view)
-            if shown is None or leader.name not in shown[0]:
-                return False
-            if sum(p.name in shown[1] for p in table.players) != 4:
-                return False
-            if player is leader:
-                return status(view).startswith("Your turn")
-            return status(view) == plain(t("hand.waiting_for", "en", name=leader.name))
-
-        await discord_env.wait_for(lambda: all(current(p) for p in table.players))
+        await discord_env.wait_for(functools.partial(all_current, table, leader, bob))
         # Bob's DM follows at completed tricks too, still without buttons.
         def dm_follows() -> bool:
             ephemeral = live_view(bob, True)
