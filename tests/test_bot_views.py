@@ -9,6 +9,7 @@ and follows the game at completed tricks.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from pathlib import Path
 
@@ -58,6 +59,12 @@ def current(table: BotTable, player: Player, leader: Player, ephemeral: bool) ->
     if player is leader:
         return status(view).startswith("Your turn")
     return status(view) == plain(t("hand.waiting_for", "en", name=leader.name))
+
+
+def waits_for(player: Player, mover: Player) -> bool:
+    """``player``'s DM says it is ``mover``'s turn."""
+    view = live_view(player, False)
+    return view is not None and status(view) == plain(t("hand.waiting_for", "en", name=mover.name))
 
 
 def all_current(table: BotTable, leader: Player, bob: Player) -> bool:
@@ -124,3 +131,52 @@ async def test_every_view_follows_each_trick_and_a_my_hand_players_dm_has_no_sta
     table.assert_private()
     table.assert_clean_log()
     assert table.action_count() == len(table.acted)
+
+
+async def test_a_waiting_dm_without_a_valid_token_is_edited_at_tricks_not_per_card(
+    discord_env: DiscordEnv, tmp_path: Path
+) -> None:
+    """The bot token's budget (50 calls/s for all tables): a DM is edited for a waiting player only at a
+    completed trick (R5), a phase change, a deal or the end; between them, only interaction tokens are used."""
+    table = await open_table(discord_env, tmp_path)
+    carol = table.by_seat(2)
+    alice = table.by_seat(0)
+    policy = contract_policy("sun")
+    await discord_env.wait_for(lambda: all(live_view(p, False) for p in table.players))
+    cards = 0
+    checked = tricks = 0
+    previous: Player | None = None
+    while tricks < 7:
+        turn = await table.wait_turn()
+        assert turn is not None, "the match ended early"
+        player, buttons = turn
+        choice = policy(player, buttons)
+        dm = live_view(carol, False)
+        assert dm is not None
+        if carol not in (player, previous):
+            await asyncio.sleep(0.3)  # let a DM edit of the previous moment (a phase change, a trick) land
+        edits = dm.edits
+        result = await table.press(player, choice)
+        if player is carol:  # every token carol gives expires at once: the bot must fall back to her DM
+            discord_env.age_interaction(result.interaction, 901)
+        is_card = choice.code.startswith("c")
+        cards += is_card
+        nxt = await table.wait_turn()
+        assert nxt is not None
+        completes = is_card and cards % 4 == 0
+        if completes:
+            tricks += 1
+            await discord_env.wait_for(functools.partial(current, table, carol, nxt[0], False))
+        elif is_card and carol not in (player, previous, nxt[0]):
+            # A card in the middle of a trick, carol waiting: the views of those who pressed follow through
+            # their tokens (the mover's shows their turn: wait_turn saw it)...
+            for watcher in table.players:
+                if watcher not in (carol, player, nxt[0]) and watcher.presses:
+                    await discord_env.wait_for(functools.partial(waits_for, watcher, nxt[0]))
+            await asyncio.sleep(0.3)
+            assert dm.edits == edits, "carol's DM was edited for a card in the middle of a trick"  # ...not her DM
+            checked += 1
+        previous = player
+    assert checked >= 2, checked
+    assert alice.presses and carol.presses
+    table.assert_clean_log()
