@@ -58,6 +58,15 @@ log = logging.getLogger("baloot.discord")
 TOKEN_LIFETIME: Final = 14 * 60.0
 """Seconds an interaction token is still used for edits (Discord allows 15 minutes)."""
 CANNOT_DM: Final = 50007
+RETRY_DELAYS: Final = (1.0, 2.0, 5.0, 10.0, 30.0)
+"""Seconds before each new try of a private view whose send failed for a passing reason (:func:`transient`)."""
+
+
+def transient(exc: BaseException) -> bool:
+    """A failure worth trying again: 429 after discord.py's own retries, a Discord 5xx, a network error."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status == 429 or exc.status >= 500
+    return isinstance(exc, OSError | TimeoutError)
 
 Shown = tuple[tuple[int, int], bool]
 """(version, closed) of the private view a player has in front of them."""
@@ -196,6 +205,7 @@ class PrivateHands:
         return payload, (version, state.closed)
 
     async def _run(self, viewer: Viewer) -> None:
+        failures = 0
         while viewer.dirty and not viewer.busy:
             viewer.dirty = False
             reach, viewer.reach = viewer.reach, Reach.TOKEN
@@ -205,8 +215,19 @@ class PrivateHands:
                 return
             try:
                 await self._bring_up(viewer, state, reach, stale)
-            except Exception:
-                log.exception("private view of user %s failed", viewer.user_id)
+                failures = 0
+            except Exception as exc:
+                if not transient(exc) or failures >= len(RETRY_DELAYS):
+                    log.exception("private view of user %s failed", viewer.user_id)
+                    continue
+                # Rate limited past discord.py's own retries (a burst of deals), or Discord failing: the
+                # player would never see their hand or their turn. Keep what was asked and try again.
+                log.warning("private view of user %s failed (%s); retrying", viewer.user_id, exc)
+                viewer.dirty = True
+                viewer.reach = max(viewer.reach, reach)
+                viewer.stale = viewer.stale or stale
+                await asyncio.sleep(RETRY_DELAYS[failures])
+                failures += 1
 
     async def _bring_up(self, viewer: Viewer, state: TableState, reach: Reach, stale: bool) -> None:
         """Send what ``reach`` allows of the latest snapshot, skipping what is already in front of the player."""

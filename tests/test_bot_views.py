@@ -180,3 +180,17 @@ async def test_a_waiting_dm_without_a_valid_token_is_edited_at_tricks_not_per_ca
     assert checked >= 2, checked
     assert alice.presses and carol.presses
     table.assert_clean_log()
+
+
+async def test_a_private_view_refused_with_429_past_discord_py_retries_is_sent_again(
+    discord_env: DiscordEnv, tmp_path: Path
+) -> None:
+    """A burst of deals can exceed the global limit: discord.py gives up after five 429s. The player must
+    still get their hand (else the table waits for them forever), so the view is tried again after a pause."""
+    discord_env.rate_limit("POST /users/@me/channels", times=20, retry_after=0.01)  # 4 DMs x 5 tries
+    table = await open_table(discord_env, tmp_path)
+    await discord_env.wait_for(lambda: all(live_view(p, False) for p in table.players), timeout=15)
+    assert discord_env.calls.count("POST /users/@me/channels", status=429) == 20
+    assert await table.step(contract_policy("sun"))
+    assert "retrying" in table.bot.output
+    table.assert_clean_log()
