@@ -21,7 +21,6 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from baloot.hand import Phase
 from baloot.i18n import t
 from baloot.render import Notice
 from baloot.render.text import timestamp
@@ -70,8 +69,8 @@ def seat_notice(old: TableInfo, new: TableInfo, language: str) -> Notice | None:
     return None
 
 
-def phase_of(state: TableState) -> tuple[int, Phase] | None:
-    """The current hand and its phase, as last published (None before the first deal)."""
+def phase_of(state: TableState) -> tuple[int, int] | None:
+    """The current hand and its phase (an engine ``Phase``, an int), as last published (None before the deal)."""
     hand = state.snapshot.hand
     return None if hand is None else (hand.hand_no, hand.public.phase)
 
