@@ -7,6 +7,13 @@ snapshot (:mod:`.shown`) and marks what to send — the sending happens in
 tasks of :mod:`.channel` and :mod:`.private`. Private views are refreshed at
 the end of a burst (the ``TurnStarted`` that closes every accepted action, or
 the end of the match or table), so that a player never sees a half-dealt hand.
+
+Every seated player's private view follows every turn change (issue 10 item
+9): the seat to act and a seat played for may be reached by DM
+(:attr:`~.private.Reach.VIEW`); the waiting seats through their interaction
+token only (:attr:`~.private.Reach.TOKEN`, free of the bot token's global
+limit), and by DM too at a completed trick (R5), a change of phase, a deal and
+the end (:attr:`~.private.Reach.EVERY`).
 """
 
 from __future__ import annotations
@@ -31,12 +38,14 @@ from baloot.tables.events import (
     TableEvent,
     TableResumed,
     TableSettingsChanged,
+    TrickCompleted,
     TurnReminder,
     TurnStarted,
     TurnTimedOut,
 )
 
 from .channel import LOBBY, hand_key
+from .private import Reach
 from .shown import TableState
 
 if TYPE_CHECKING:
@@ -63,12 +72,18 @@ def seat_notice(old: TableInfo, new: TableInfo, language: str) -> Notice | None:
     return None
 
 
+def phase_of(state: TableState) -> tuple[int, int] | None:
+    """The current hand and its phase (an engine ``Phase``, an int), as last published (None before the deal)."""
+    hand = state.snapshot.hand
+    return None if hand is None else (hand.hand_no, hand.public.phase)
+
+
 class Presenter:
     """Turns table events into channel edits and private refreshes."""
 
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
-        self._pending: dict[int, set[int]] = {}  # table id -> seats whose private view to refresh
+        self._pending: dict[int, dict[int, Reach]] = {}  # table id -> seats whose private view to refresh, how far
 
     async def __call__(self, event: TableEvent) -> None:
         runtime = self.runtime
@@ -87,8 +102,11 @@ class Presenter:
             log.debug("event %s for an unknown table %s", type(event).__name__, event.table_id)
             return
         before = state.info
+        phase = phase_of(state)
         if snapshot is not None:
             state.update(snapshot)
+        if phase is not None and phase_of(state) not in (phase, None):
+            self._later(state, *range(4), reach=Reach.EVERY)  # bidding → doubling → play → over
         await self._on(state, event, before)
 
     async def _resumed(self, state: TableState) -> None:
@@ -105,12 +123,14 @@ class Presenter:
         runtime.channel.announce(state, state.notice)
         runtime.channel.touch_current(state)
 
-    def _later(self, state: TableState, *seats: int) -> None:
-        self._pending.setdefault(state.table_id, set()).update(seats)
+    def _later(self, state: TableState, *seats: int, reach: Reach = Reach.VIEW) -> None:
+        pending = self._pending.setdefault(state.table_id, {})
+        for seat in seats:
+            pending[seat] = max(pending.get(seat, Reach.TOKEN), reach)
 
     def _flush_private(self, state: TableState) -> None:
-        for seat in sorted(self._pending.pop(state.table_id, ())):
-            self.runtime.private.refresh(state, seat)
+        for seat, reach in sorted(self._pending.pop(state.table_id, {}).items()):
+            self.runtime.private.refresh(state, seat, reach)
 
     async def _on(self, state: TableState, event: TableEvent, before: TableInfo) -> None:
         runtime = self.runtime
@@ -124,7 +144,7 @@ class Presenter:
             channel.touch_current(state)
         elif isinstance(event, HandStarted):
             state.notice = None
-            self._later(state, *range(4))
+            self._later(state, *range(4), reach=Reach.EVERY)
             lobby = event.hand_no == 0 and LOBBY in channel.board(state.table_id).messages
             channel.touch(state, *((LOBBY,) if lobby else ()), hand_key(event.hand_no))
         elif isinstance(event, ActionApplied):
@@ -133,15 +153,19 @@ class Presenter:
             elif state.notice is not None and state.notice.key in ("notice.timed_out", "notice.reminder"):
                 state.notice = None
             channel.touch(state, hand_key(event.hand_no))
+        elif isinstance(event, TrickCompleted):
+            self._later(state, *range(4), reach=Reach.EVERY)  # R5: everyone sees the trick and who took it
         elif isinstance(event, HandFinished):
+            self._later(state, *range(4), reach=Reach.EVERY)
             channel.touch(state, hand_key(event.hand_no))
         elif isinstance(event, MatchFinished):
             state.closed = True
             await runtime.pings.closed(state)
-            self._later(state, *range(4))
+            self._later(state, *range(4), reach=Reach.EVERY)
             self._flush_private(state)
             channel.touch_current(state)
         elif isinstance(event, TurnStarted):
+            self._later(state, *range(4), reach=Reach.TOKEN)  # whose turn it is, in every view
             if not event.played_for:
                 self._later(state, event.seat)
                 runtime.pings.turn(state, event.seat)
@@ -167,6 +191,6 @@ class Presenter:
         await self.runtime.pings.closed(state)
         if event.by_user_id is not None:
             state.notice = Notice("notice.ended", params=(("name", f"<@{event.by_user_id}>"),))
-        self._later(state, *range(4))
+        self._later(state, *range(4), reach=Reach.EVERY)
         self._flush_private(state)
         self.runtime.channel.touch_current(state)

@@ -1,15 +1,30 @@
-"""Each seated player's private hand (issue 4): one message kept up to date, never spammed.
+"""Each seated player's private hand (issues 4 and 10): one message kept up to date, never spammed.
 
-A player's view is refreshed when a hand is dealt, when their turn starts,
-when an action was played for them, and at the end. It goes, in order of
-preference:
+Every refresh says how far it may reach (:class:`Reach`), because the two ways
+to a player's view cost differently:
 
-1. through the player's latest interaction whose response is their private
-   view (a press on their hand, "My hand", ``/baloot hand``) while its token
-   is valid (15 minutes; we stop at :data:`TOKEN_LIFETIME`). This is the only
-   way to edit an ephemeral message, and it does not count against the bot
-   token's global rate limit;
-2. else to their DM: one message, created once and then edited (bot token).
+1. the player's latest interaction whose response is their private view (a
+   press on their hand, "My hand", ``/baloot hand``), while its token is valid
+   (15 minutes; we stop at :data:`TOKEN_LIFETIME`). This is the only way to
+   edit an ephemeral message, and it does not count against the bot token's
+   global limit of 50 calls/s: every seated player's view follows every turn
+   change through it (``Reach.TOKEN``), whether it is their turn or not;
+2. their DM: one message, created once and then edited (bot token, counted).
+   It is used when the token is not valid: for the player's own turn, an action
+   played for them, a language change (``Reach.VIEW``), and for everybody at
+   the moments worth a bot-token call - a completed trick (R5), a change of
+   phase (bidding → doubling → play → hand over), a deal, the end
+   (``Reach.EVERY``). Never per card.
+
+A player who plays in an ephemeral "My hand" view while they also have a DM
+keeps a DM that never shows buttons for a move already made: on their first
+answer there, the DM is redrawn without buttons and says plainly that play
+continues in "My hand" in the table's channel; it then follows the game at the
+``Reach.EVERY`` moments only (a bot-token edit per trick at most), and becomes
+their live view again once the token expires.
+
+Sends are coalesced: one task per player, at most one send in flight; while it
+runs, later refreshes only mark the view dirty and raise its reach.
 
 A DM refused with 403/50007 marks the seat's DMs closed in the service; the
 player is told once, privately, on their next interaction, and plays with
@@ -20,13 +35,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import IntEnum
 from typing import TYPE_CHECKING, Final
 
 import discord
 
 from baloot.errors import BalootError
-from baloot.render import Payload, TableInfo, render_hand
+from baloot.render import Notice, Payload, TableInfo, render_hand
 from baloot.render.picture import table_picture
 from baloot.view import SeatView
 
@@ -43,9 +59,28 @@ log = logging.getLogger("baloot.discord")
 TOKEN_LIFETIME: Final = 14 * 60.0
 """Seconds an interaction token is still used for edits (Discord allows 15 minutes)."""
 CANNOT_DM: Final = 50007
+RETRY_DELAYS: Final = (1.0, 2.0, 5.0, 10.0, 30.0)
+"""Seconds before each new try of a private view whose send failed for a passing reason (:func:`transient`)."""
+
+
+def transient(exc: BaseException) -> bool:
+    """A failure worth trying again: 429 after discord.py's own retries, a Discord 5xx, a network error."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status == 429 or exc.status >= 500
+    return isinstance(exc, OSError | TimeoutError)
 
 Shown = tuple[tuple[int, int], bool]
 """(version, closed) of the private view a player has in front of them."""
+DmShown = tuple[Shown, bool]
+"""What a player's DM message shows, and whether it is the copy without buttons ("play continues in My hand")."""
+
+
+class Reach(IntEnum):
+    """How far a refresh of a private view may go (the module's docstring)."""
+
+    TOKEN = 0  # only through a valid interaction token (free of the global limit): a waiting player's turn change
+    VIEW = 1  # else the DM: the player must see it (their turn, played for them, their language)
+    EVERY = 2  # also the DM of a player playing in "My hand": a completed trick, a phase change, a deal, the end
 
 
 def with_seat_picture(runtime: Runtime, payload: Payload, info: TableInfo, view: SeatView, locale: str) -> Payload:
@@ -68,17 +103,24 @@ class Viewer:
     seat: int
     dm_closed: bool = False
     response: ResponseToken | None = None  # of the latest interaction whose response is this player's view
+    response_in_dm: bool = False  # that response is the DM message itself (a press in the DM)
     dm_channel_id: int | None = None
     dm_message_id: int | None = None
-    shown: Shown | None = None
+    shown: Shown | None = None  # what the token's response shows
+    dm_shown: DmShown | None = None  # what the DM message shows
     busy: int = 0  # presses being answered (their response shows the view)
     dirty: bool = False
+    reach: Reach = Reach.TOKEN  # of the refreshes asked for since the last send
     stale: bool = False  # redraw even at the same version (the player's language changed)
     tell_closed: bool = False  # DMs found closed: tell them on their next interaction
     task: asyncio.Task[None] | None = None
 
     def token_valid(self) -> bool:
         return self.response is not None and self.response.age() < TOKEN_LIFETIME
+
+    def plays_elsewhere(self) -> bool:
+        """The player's live view is an ephemeral one, and they also have a DM message."""
+        return self.token_valid() and not self.response_in_dm and self.dm_message_id is not None
 
 
 class PrivateHands:
@@ -116,13 +158,18 @@ class PrivateHands:
                                         self.locales.get(user_id) or runtime.language_of(state))
 
     # -- refreshing --------------------------------------------------------------------------
-    def refresh(self, state: TableState, seat: int) -> None:
-        """Bring ``seat``'s private view up to date (soon; at most one send at a time per player)."""
+    def refresh(self, state: TableState, seat: int, reach: Reach = Reach.VIEW) -> None:
+        """Bring ``seat``'s private view up to date (soon; at most one send at a time per player).
+
+        ``reach`` says which ways it may take (:class:`Reach`); refreshes asked
+        for while a send is in flight are coalesced into one, at the widest reach.
+        """
         info = state.info.seats[seat]
         if info is None or not info.human or info.user_id is None:
             return
         viewer = self.viewer(state.table_id, info.user_id, seat)
         viewer.dirty = True
+        viewer.reach = max(viewer.reach, reach)
         self._kick(viewer)
 
     def redraw(self, state: TableState, *seats: int) -> None:
@@ -131,60 +178,114 @@ class PrivateHands:
             info = state.info.seats[seat]
             if info is not None and info.human and info.user_id is not None:
                 self.viewer(state.table_id, info.user_id, seat).stale = True
-                self.refresh(state, seat)
+                self.refresh(state, seat, Reach.EVERY)
 
     def _kick(self, viewer: Viewer) -> None:
         if viewer.busy or (viewer.task is not None and not viewer.task.done()):
             return
         viewer.task = asyncio.create_task(self._run(viewer), name=f"baloot-private-{viewer.user_id}")
 
-    def render(self, state: TableState, seat: int, locale: str) -> tuple[Payload, Shown] | None:
-        """The private view of ``seat`` from the latest snapshot, with what it shows."""
+    def render(self, state: TableState, seat: int, locale: str, *,
+               elsewhere: bool = False) -> tuple[Payload, Shown] | None:
+        """The private view of ``seat`` from the latest snapshot, with what it shows.
+
+        ``elsewhere``: the DM copy of a player who plays in "My hand" - no
+        buttons, and a line saying where play continues.
+        """
         view = state.view_of(seat)
         hand_no = state.hand_no
         version = state.version
         if view is None or hand_no is None or version is None:
             return None
         info = self.runtime.render_info(state, for_seat=seat)
+        if elsewhere and not state.closed:
+            info = replace(info, notice=Notice("hand.plays_elsewhere", params=(("channel", f"<#{state.channel_id}>"),)))
         payload = with_seat_picture(self.runtime, render_hand(info, view, hand_no, locale), info, view, locale)
-        if state.closed:
+        if state.closed or elsewhere:
             payload["components"] = []
         return payload, (version, state.closed)
 
     async def _run(self, viewer: Viewer) -> None:
+        failures = 0
         while viewer.dirty and not viewer.busy:
             viewer.dirty = False
+            reach, viewer.reach = viewer.reach, Reach.TOKEN
+            stale, viewer.stale = viewer.stale, False
             state = self.runtime.shown.get(viewer.table_id)
             if state is None:
                 return
-            if (state.version, state.closed) == viewer.shown and not viewer.stale:
-                continue  # already in front of them (e.g. the answer to their own press): nothing to render
-            viewer.stale = False
-            rendered = self.render(state, viewer.seat, self.locale_of(viewer.user_id, state))
-            if rendered is None:
-                continue
-            payload, shown = rendered
             try:
-                if await self._send(viewer, payload):
-                    viewer.shown = shown
-            except Exception:
-                log.exception("private view of user %s failed", viewer.user_id)
+                await self._bring_up(viewer, state, reach, stale)
+                failures = 0
+            except Exception as exc:
+                if not transient(exc) or failures >= len(RETRY_DELAYS):
+                    log.exception("private view of user %s failed", viewer.user_id)
+                    continue
+                # Rate limited past discord.py's own retries (a burst of deals), or Discord failing: the
+                # player would never see their hand or their turn. Keep what was asked and try again.
+                log.warning("private view of user %s failed (%s); retrying", viewer.user_id, exc)
+                viewer.dirty = True
+                viewer.reach = max(viewer.reach, reach)
+                viewer.stale = viewer.stale or stale
+                await asyncio.sleep(RETRY_DELAYS[failures])
+                failures += 1
 
-    async def _send(self, viewer: Viewer, payload: Payload) -> bool:
-        if viewer.token_valid():
-            assert viewer.response is not None
-            try:
-                await edit_response(self.runtime.client, viewer.response, payload)
-                return True
-            except discord.HTTPException as exc:
-                log.info("user %s: interaction edit refused (%s); using DMs", viewer.user_id, exc.status)
-                viewer.response = None
-        if viewer.dm_closed:
+    async def _bring_up(self, viewer: Viewer, state: TableState, reach: Reach, stale: bool) -> None:
+        """Send what ``reach`` allows of the latest snapshot, skipping what is already in front of the player."""
+        if state.version is None:
+            return
+        current: Shown = (state.version, state.closed)
+        locale: str | None = None
+
+        def draw(elsewhere: bool = False) -> Payload | None:
+            nonlocal locale
+            locale = locale or self.locale_of(viewer.user_id, state)
+            rendered = self.render(state, viewer.seat, locale, elsewhere=elsewhere)
+            return None if rendered is None else rendered[0]
+
+        if viewer.token_valid() and (stale or viewer.shown != current):
+            payload = draw()
+            if payload is None:
+                return
+            if await self._edit_token(viewer, payload):
+                viewer.shown = current
+                if viewer.response_in_dm:
+                    viewer.dm_shown = (current, False)
+            else:
+                reach = max(reach, Reach.VIEW)  # refused: the DM takes over at once
+        if viewer.plays_elsewhere():
+            if reach < Reach.EVERY or viewer.dm_closed or (viewer.dm_shown == (current, True) and not stale):
+                return
+            payload = draw(elsewhere=True)
+            if payload is not None and await self._send_dm(viewer, payload):
+                viewer.dm_shown = (current, True)
+            return
+        if viewer.token_valid() or reach < Reach.VIEW or viewer.dm_closed:
+            return
+        if viewer.dm_shown == (current, False) and not stale:
+            return
+        payload = draw()
+        if payload is not None and await self._send_dm(viewer, payload):
+            viewer.dm_shown = (current, False)
+
+    async def _edit_token(self, viewer: Viewer, payload: Payload) -> bool:
+        """Edit the response of the player's latest interaction; False (and forget the token) if refused."""
+        assert viewer.response is not None
+        try:
+            await edit_response(self.runtime.client, viewer.response, payload)
+            return True
+        except discord.HTTPException as exc:
+            log.info("user %s: interaction edit refused (%s); using DMs", viewer.user_id, exc.status)
+            viewer.response = None
+            viewer.response_in_dm = False
             return False
-        with urgent():  # a player's own view goes before the table message when the pace holds requests back
-            return await self._send_dm(viewer, payload)
 
     async def _send_dm(self, viewer: Viewer, payload: Payload) -> bool:
+        """The player's DM view (bot token): before the table message when the pace holds requests back."""
+        with urgent():
+            return await self._send_dm_now(viewer, payload)
+
+    async def _send_dm_now(self, viewer: Viewer, payload: Payload) -> bool:
         client = self.runtime.client
         try:
             if viewer.dm_channel_id is not None and viewer.dm_message_id is not None:
@@ -226,11 +327,23 @@ class PrivateHands:
         return viewer
 
     def end(self, viewer: Viewer, interaction: discord.Interaction | None, shown: Shown | None) -> None:
-        """The press was answered; ``interaction``'s response now shows version ``shown``."""
+        """The press was answered; ``interaction``'s response now shows version ``shown``.
+
+        Answered in the DM itself, the DM shows it too. Answered in an ephemeral
+        view while the DM is a live view (it may show buttons for the move just
+        made), the DM is redrawn without buttons, saying where play continues.
+        """
         viewer.busy = max(0, viewer.busy - 1)
         if interaction is not None and shown is not None:
+            message = interaction.message
             viewer.response = ResponseToken.of(interaction)
+            viewer.response_in_dm = message is not None and message.id == viewer.dm_message_id
             viewer.shown = shown
+            if viewer.response_in_dm:
+                viewer.dm_shown = (shown, False)
+            elif viewer.dm_message_id is not None and (viewer.dm_shown is None or not viewer.dm_shown[1]):
+                viewer.dirty = True
+                viewer.reach = Reach.EVERY
         if viewer.dirty:
             self._kick(viewer)
 

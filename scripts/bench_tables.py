@@ -464,6 +464,8 @@ class Bench:
             "rss_peak_mib": self.rss_peak / 1024,
             "kib_per_table": (self.rss_peak - self.rss_base) / self.n,
             "bot_calls_per_hand": bot_per_hand,
+            "bot_accepted_per_hand": sum(1 for r in play_records if r.kind == "bot" and r.status != 429) / hands
+            if hands else 0.0,
             "interaction_calls_per_hand": inter_play / hands if hands else 0.0,
             "setup_bot_calls_per_table": sum(1 for r in setup_records if r.kind == "bot") / self.n,
             "setup_interaction_calls_per_table": sum(1 for r in setup_records if r.kind == "interaction") / self.n,
@@ -533,6 +535,7 @@ def print_figures(results: list[dict[str, Any]], args: argparse.Namespace) -> No
         ("bot RSS base -> peak MiB", "{rss_base_mib:.1f} -> {rss_peak_mib:.1f}"),
         ("memory per active table KiB", "{kib_per_table:.0f}"),
         ("bot-token calls / hand", "{bot_calls_per_hand:.2f}"),
+        ("  of which not refused (429)", "{bot_accepted_per_hand:.2f}"),
         ("interaction calls / hand", "{interaction_calls_per_hand:.2f}"),
         ("setup calls / table bot|inter", "{setup_bot_calls_per_table:.1f} | {setup_interaction_calls_per_table:.1f}"),
         ("bot-token calls / s (play)", "{bot_calls_per_s:.1f}"),

@@ -5,7 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from render_helpers import table_payload
+
 from baloot import Action, ActionType, Card, Hand, Match, Phase, Rules, seat_view
+from baloot.i18n import t
 from baloot.render import TableInfo, check_limits, decode_action_id, render_hand
 from baloot.render.text import sort_cards
 
@@ -126,3 +129,28 @@ def test_a_waiting_seat_has_only_disabled_cards_and_a_finished_hand_none() -> No
     done = render_hand(INFO, seat_view(hand, other), 0, "en")
     assert done["components"] == []
     assert "The hand is over." in done["embeds"][0]["description"]
+
+
+
+def _bids(payload: dict[str, Any], locale: str) -> list[str]:
+    """The lines of the "Bids" field of a rendered payload, without the bidi isolates."""
+    strip = "\u2066\u2067\u2068\u2069"
+    fields = payload["embeds"][0]["fields"]
+    value = next(f["value"] for f in fields if f["name"].strip(strip) == t("table.bids", locale))
+    return [line.strip(strip) for line in value.split("\n")]
+
+
+def test_round_two_is_marked_in_the_bids_of_both_views() -> None:
+    """R3.2: after four passes in round one, the bid list shows "Round 2" before the second round's bids,
+    in the private view and on the table message, in English and Arabic."""
+    match = Match(first_dealer=3)
+    hand = match.deal(deck_of(""))
+    for _ in range(4):
+        match.apply(next(a for a in hand.legal_actions() if a.type is ActionType.PASS))
+    assert t("table.round_two", "en") not in _bids(render_hand(INFO, seat_view(hand, 0), 0, "en"), "en")
+    match.apply(next(a for a in hand.legal_actions() if a.type is ActionType.PASS))  # round two's first bid
+    for locale in ("en", "ar"):
+        marker = t("table.round_two", locale)
+        for payload in (render_hand(INFO, seat_view(hand, 0), 0, locale), table_payload(INFO, match, locale)):
+            lines = _bids(payload, locale)
+            assert len(lines) == 6 and lines.index(marker) == 4, lines  # four passes, the marker, the fifth bid
