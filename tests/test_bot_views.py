@@ -190,7 +190,8 @@ async def test_a_private_view_refused_with_429_past_discord_py_retries_is_sent_a
     discord_env.rate_limit("POST /users/@me/channels", times=20, retry_after=0.01)  # 4 DMs x 5 tries
     table = await open_table(discord_env, tmp_path)
     await discord_env.wait_for(lambda: all(live_view(p, False) for p in table.players), timeout=15)
-    assert discord_env.calls.count("POST /users/@me/channels", status=429) == 20
+    # the 20 injected refusals (discord.py's own retries are not paced: one may also meet the global limit)
+    assert discord_env.calls.count("POST /users/@me/channels", status=429) >= 20
     assert await table.step(contract_policy("sun"))
     assert "retrying" in table.bot.output
     table.assert_clean_log()
