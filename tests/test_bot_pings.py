@@ -33,9 +33,13 @@ async def test_a_ping_per_human_turn_for_that_user_only(discord_env: DiscordEnv,
         turn = await table.wait_turn()
         assert turn is not None
         player, buttons = turn
+        earlier = {ping_id for ping_id, _ in seen}
+
         def one_live(p: Player = player) -> bool:
+            # This turn's own ping: a player with two turns in a row (the last bidder who then
+            # leads) still has the previous turn's ping live until the new one supersedes it.
             live = [m for m in pings(table) if not m.deleted]
-            return len(live) == 1 and f"<@{p.person.id}>" in live[0].content
+            return len(live) == 1 and f"<@{p.person.id}>" in live[0].content and live[0].id not in earlier
 
         await discord_env.wait_for(one_live)  # the previous ping was deleted (superseded)
         live = [m for m in pings(table) if not m.deleted]
