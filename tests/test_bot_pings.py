@@ -35,7 +35,7 @@ async def test_a_ping_per_human_turn_for_that_user_only(discord_env: DiscordEnv,
         player, buttons = turn
         earlier = {ping_id for ping_id, _ in seen}
 
-        def one_live(p: Player = player) -> bool:
+        def one_live(p: Player = player, earlier: set[int] = earlier) -> bool:
             # This turn's own ping: a player with two turns in a row (the last bidder who then
             # leads) still has the previous turn's ping live until the new one supersedes it.
             live = [m for m in pings(table) if not m.deleted]
