@@ -139,6 +139,7 @@ class ChannelBoard:
             board.last_flush = time.monotonic()
         if state.closed:
             self.boards.pop(state.table_id, None)
+            self.runtime.carriers.forget(*board.messages.values())
             self.runtime.shown.forget(state.table_id)
 
     def render(self, state: TableState, key: str) -> Payload | None:
@@ -173,22 +174,28 @@ class ChannelBoard:
         payload = self.render(state, key)
         if payload is None:
             return
-        channel = self.runtime.client.get_partial_messageable(state.channel_id, guild_id=state.info.guild_id)
+        client, carriers = self.runtime.client, self.runtime.carriers
         message_id = board.messages.get(key)
         try:
             if message_id is not None:
+                # Issue 11: through the token of the interaction that carried it while valid, else the bot token.
+                if await carriers.edit(client, message_id, payload):
+                    return
                 try:
-                    await edit_message(self.runtime.client, state.channel_id, message_id, payload)
+                    await edit_message(client, state.channel_id, message_id, payload)
                     return
                 except discord.NotFound:
                     log.info("table %s: message %s is gone; sending a new one", state.table_id, key)
-            sent = await channel.send(**send_args(payload))
-            board.messages[key] = sent.id
+            sent_id = await carriers.send(client, state.channel_id, payload)
+            if sent_id is None:
+                channel = client.get_partial_messageable(state.channel_id, guild_id=state.info.guild_id)
+                sent_id = (await channel.send(**send_args(payload))).id
+            board.messages[key] = sent_id
         except discord.HTTPException:
             log.exception("table %s: could not send %s", state.table_id, key)
             return
         try:
-            await self.runtime.service.remember_message(state.table_id, key, state.channel_id, sent.id)
+            await self.runtime.service.remember_message(state.table_id, key, state.channel_id, sent_id)
         except StorageUnavailable as exc:  # sent and kept in memory; only a restart would send it anew
             log.warning("table %s: could not remember message %s (%s)", state.table_id, key, exc)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 import discord
@@ -53,6 +53,8 @@ delete), which at 3 s fired on most human turns and tripled the calls per hand
 class Ping:
     task: asyncio.Task[None] | None = None
     message_id: int | None = None  # the table's latest ping, deleted when superseded
+    sending: bool = False  # a ping is on its way: not cancelled (its id would be lost, the message never deleted)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sent: int = 0
 
 
@@ -67,7 +69,7 @@ class TurnPings:
     def turn(self, state: TableState, seat: int) -> None:
         """``seat``'s turn started (not played for them): ping them unless they act within the delay."""
         ping = self.tables.setdefault(state.table_id, Ping())
-        if ping.task is not None and not ping.task.done():
+        if ping.task is not None and not ping.task.done() and not ping.sending:
             ping.task.cancel()
         info = state.info.seats[seat]
         if info is None or not info.human or info.user_id is None or info.away:
@@ -77,28 +79,43 @@ class TurnPings:
 
     async def _later(self, state: TableState, seat: int, user_id: int, version: object) -> None:
         await asyncio.sleep(min(self.delay, state.info.turn_seconds / 3))
-        if state.closed or state.version != version or state.snapshot.to_move != seat:
-            return  # they acted (or the table moved on): no ping
+        ping = self.tables.setdefault(state.table_id, Ping())
+        async with ping.lock:  # one ping of a table on its way at a time, so they supersede in order
+            if state.closed or state.version != version or state.snapshot.to_move != seat:
+                return  # they acted (or the table moved on): no ping
+            ping.sending = True  # from here on not cancelled: its id is kept and the previous one deleted
+            try:
+                await self._send(state, ping, user_id)
+            finally:
+                ping.sending = False
+
+    async def _send(self, state: TableState, ping: Ping, user_id: int) -> None:
         runtime = self.runtime
         language = runtime.language_of(state)
         deadline = state.deadline
         text = t("notice.ping", language, mention=f"<@{user_id}>",
                  deadline=timestamp(deadline) if deadline is not None else "")
         content = str(orient_payload({"content": text.strip()}, language)["content"])
-        channel = runtime.client.get_partial_messageable(state.channel_id, guild_id=state.info.guild_id)
-        ping = self.tables.setdefault(state.table_id, Ping())
+        mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                           users=[discord.Object(user_id)])
         try:
-            sent = await channel.send(content=content, allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)]))
+            # Issue 11 part 3: through a channel interaction's token when one is fresh, else the bot token.
+            sent_id = await runtime.carriers.send(runtime.client, state.channel_id,
+                                                  {"content": content, "allowed_mentions": mentions.to_dict()})
+            if sent_id is None:
+                channel = runtime.client.get_partial_messageable(state.channel_id, guild_id=state.info.guild_id)
+                sent_id = (await channel.send(content=content, allowed_mentions=mentions)).id
         except discord.HTTPException:
             log.exception("table %s: could not ping user %s", state.table_id, user_id)
             return
         ping.sent += 1
-        previous, ping.message_id = ping.message_id, sent.id
+        previous, ping.message_id = ping.message_id, sent_id
         if previous is not None:
             await self._delete(state, previous)
 
     async def _delete(self, state: TableState, message_id: int) -> None:
+        if await self.runtime.carriers.delete(self.runtime.client, message_id):
+            return
         channel = self.runtime.client.get_partial_messageable(state.channel_id, guild_id=state.info.guild_id)
         try:
             await channel.get_partial_message(message_id).delete()
@@ -111,7 +128,10 @@ class TurnPings:
         if ping is None:
             return
         if ping.task is not None and not ping.task.done():
-            ping.task.cancel()
+            if ping.sending:
+                await asyncio.wait([ping.task], timeout=5.0)  # let it land, so that it is deleted below
+            else:
+                ping.task.cancel()
         if ping.message_id is not None:
             await self._delete(state, ping.message_id)
 

@@ -18,10 +18,12 @@ to a player's view cost differently:
 
 A player who plays in an ephemeral "My hand" view while they also have a DM
 keeps a DM that never shows buttons for a move already made: on their first
-answer there, the DM is redrawn without buttons and says plainly that play
-continues in "My hand" in the table's channel; it then follows the game at the
-``Reach.EVERY`` moments only (a bot-token edit per trick at most), and becomes
-their live view again once the token expires.
+answer there, the DM is replaced by a short note, without cards or buttons,
+saying plainly that play continues in "My hand" in the table's channel. It is
+not edited again while that view's token is valid (issue 11 part 3: no
+bot-token edit per trick for players who play in the channel) except for a
+language change and the end of the table, and becomes their live view again
+once the token expires.
 
 Sends are coalesced: one task per player, at most one send in flight; while it
 runs, later refreshes only mark the view dirty and raise its reach.
@@ -35,14 +37,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Final
 
 import discord
 
 from baloot.errors import BalootError
-from baloot.render import Notice, Payload, TableInfo, render_hand
+from baloot.render import Payload, TableInfo, render_hand, render_plays_elsewhere
 from baloot.render.picture import table_picture
 from baloot.view import SeatView
 
@@ -199,9 +201,9 @@ class PrivateHands:
             return None
         info = self.runtime.render_info(state, for_seat=seat)
         if elsewhere and not state.closed:
-            info = replace(info, notice=Notice("hand.plays_elsewhere", params=(("channel", f"<#{state.channel_id}>"),)))
+            return render_plays_elsewhere(info, seat, hand_no, f"<#{state.channel_id}>", locale), (version, False)
         payload = with_seat_picture(self.runtime, render_hand(info, view, hand_no, locale), info, view, locale)
-        if state.closed or elsewhere:
+        if state.closed:
             payload["components"] = []
         return payload, (version, state.closed)
 
@@ -254,7 +256,11 @@ class PrivateHands:
             else:
                 reach = max(reach, Reach.VIEW)  # refused: the DM takes over at once
         if viewer.plays_elsewhere():
-            if reach < Reach.EVERY or viewer.dm_closed or (viewer.dm_shown == (current, True) and not stale):
+            # Redrawn once (it shows no cards, so it never goes stale), and again only for a language change or
+            # the end of the table (issue 11 part 3: no bot-token edit per trick for channel players).
+            if (reach < Reach.EVERY or viewer.dm_closed
+                    or (viewer.dm_shown is not None and viewer.dm_shown[1] and not stale
+                        and (not state.closed or viewer.dm_shown[0] == current))):
                 return
             payload = draw(elsewhere=True)
             if payload is not None and await self._send_dm(viewer, payload):

@@ -23,6 +23,7 @@ from typing import Any, Final, TypeVar
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from baloot.errors import BalootError
 from baloot.i18n import resolve_locale, t
@@ -189,12 +190,20 @@ async def reply_error(interaction: discord.Interaction, exc: BaseException) -> N
         log.exception("could not answer an interaction with an error")
 
 
+def carry(interaction: discord.Interaction) -> None:
+    """An answered interaction in a channel may carry the table's next message there (:mod:`.carrier`)."""
+    runtime = getattr(interaction.client, "runtime", None)
+    if isinstance(runtime, Runtime):
+        runtime.carriers.offer(interaction)
+
+
 async def answered(interaction: discord.Interaction, work: Awaitable[None]) -> None:
     """Await a component's work; whatever it raises is answered privately (:func:`reply_error`)."""
     try:
         await work
     except Exception as exc:
         await reply_error(interaction, exc)
+    carry(interaction)
 
 
 async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
@@ -209,8 +218,15 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
 
 
 def install_error_handler(tree: app_commands.CommandTree[Any]) -> None:
-    """Make :func:`on_app_command_error` the tree's ``on_error`` (``bot.py`` calls it in ``setup_hook``)."""
+    """Make :func:`on_app_command_error` the tree's ``on_error`` (``bot.py`` calls it in ``setup_hook``),
+    and let every answered command carry its channel's next table message (:func:`carry`)."""
     tree.error(on_app_command_error)
+
+    async def on_app_command_completion(interaction: discord.Interaction, command: object) -> None:
+        carry(interaction)
+
+    if isinstance(tree.client, commands.Bot):
+        tree.client.add_listener(on_app_command_completion)
 
 
 async def tell_dms_closed(interaction: discord.Interaction) -> None:

@@ -16,6 +16,7 @@ from baloot.render import TableInfo as RenderInfo
 from baloot.render import table_info_from
 from baloot.tables import TableService
 
+from .carrier import Carriers
 from .shown import ShownTables, TableState
 
 if TYPE_CHECKING:
@@ -92,6 +93,7 @@ class Runtime:
     channel: ChannelBoard = field(init=False)
     private: PrivateHands = field(init=False)
     pings: TurnPings = field(init=False)
+    carriers: Carriers = field(init=False)
 
     def __post_init__(self) -> None:
         from .channel import ChannelBoard
@@ -101,6 +103,7 @@ class Runtime:
         self.channel = ChannelBoard(self)
         self.private = PrivateHands(self)
         self.pings = TurnPings(self)
+        self.carriers = Carriers()
 
     def language_of(self, state: TableState) -> str:
         return self.languages.channel(state.info.guild_id, state.info.language)

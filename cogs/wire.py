@@ -58,12 +58,16 @@ def components_json(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def message_json(payload: Payload) -> dict[str, Any]:
-    """The JSON body of a message (create or edit) without files; ``files: []`` removes the attachments."""
+    """The JSON body of a message (create or edit) without files; ``files: []`` removes the attachments.
+
+    Nobody is pinged unless the payload names ``allowed_mentions`` of its own as Discord's JSON
+    (a turn ping, :mod:`.pings`)."""
+    mentions = payload.get("allowed_mentions")
     body: dict[str, Any] = {
         "content": str(payload.get("content") or ""),
         "embeds": list(payload.get("embeds", [])),
         "components": components_json(list(payload.get("components", []))),
-        "allowed_mentions": NOBODY,
+        "allowed_mentions": mentions if isinstance(mentions, dict) and mentions.get("users") else NOBODY,
     }
     if payload.get("files") == []:
         body["attachments"] = []
@@ -137,3 +141,38 @@ async def edit_message(client: discord.Client, channel_id: int, message_id: int,
     """Edit one of the bot's messages (a DM, the table message) with ``payload`` (bot token)."""
     with message_params(payload) as params:
         await client.http.edit_message(channel_id, message_id, params=params)
+
+
+async def send_followup(client: discord.Client, token: ResponseToken, payload: Payload) -> int:
+    """Post ``payload`` as a public followup of an interaction (its channel; not counted in the global limit).
+
+    Returns the new message's id (issue 11: :mod:`.carrier`)."""
+    http = client.http
+    with message_params(payload) as params:
+        data = await async_context.get().execute_webhook(
+            token.application_id, token.token, session=_session(client),
+            proxy=http.proxy, proxy_auth=http.proxy_auth,
+            payload=params.payload, multipart=params.multipart, files=params.files, wait=True,
+        )
+    assert data is not None  # wait=True: Discord answers with the message
+    return int(data["id"])
+
+
+async def delete_followup(client: discord.Client, token: ResponseToken, message_id: int) -> None:
+    """Delete a followup message of an interaction through its token (issue 11: :mod:`.carrier`)."""
+    http = client.http
+    await async_context.get().delete_webhook_message(
+        token.application_id, token.token, message_id, session=_session(client),
+        proxy=http.proxy, proxy_auth=http.proxy_auth,
+    )
+
+
+async def edit_followup(client: discord.Client, token: ResponseToken, message_id: int, payload: Payload) -> None:
+    """Edit a followup message of an interaction through its token (issue 11: :mod:`.carrier`)."""
+    http = client.http
+    with message_params(payload) as params:
+        await async_context.get().edit_webhook_message(
+            token.application_id, token.token, message_id, session=_session(client),
+            proxy=http.proxy, proxy_auth=http.proxy_auth,
+            payload=params.payload, multipart=params.multipart, files=params.files,
+        )

@@ -3,6 +3,15 @@
     .venv/bin/python scripts/bench_tables.py                       # N = 1, 50, 200; 2 hands, no think time
     .venv/bin/python scripts/bench_tables.py --hands 1 --think 1.5 # paced: realistic bot-token calls per hand
     .venv/bin/python scripts/bench_tables.py --tables 1 50 --hands 1 --timeout 300
+    .venv/bin/python scripts/bench_tables.py --postgres --processes 2 --play channel  # issue 11
+
+``--database-url URL`` runs the bot on that PostgreSQL database, ``--postgres`` on a
+throwaway cluster this script starts (``tests/pg_cluster.py``, Debian's packages);
+``--processes K`` runs K bot processes, shards 0..K-1 of K, each holding the tables of its
+guild (PostgreSQL only). ``--play channel`` plays as players in the channel do: each
+presses "My hand" on the table message once a hand and plays in that ephemeral view
+(its refreshes go through interaction tokens); ``--play dm`` (default) plays in the DMs,
+which reach shard 0 only.
 
 Without think time the players press as fast as the bot answers: a stress of
 latency and throughput, but a hand then lasts well under the channel board's edit
@@ -66,11 +75,13 @@ from tests.fakediscord import (  # noqa: E402
     BotProcess,
     Channel,
     DiscordEnv,
+    Guild,
     Interaction,
     InteractionResult,
     Message,
     Person,
 )
+from tests.fakediscord.gateway import shard_of  # noqa: E402
 from tests.fakediscord.server import GLOBAL_RATE_LIMIT  # noqa: E402
 
 ACTION_RE = re.compile(r"^bl:(\d+):([0-3]):(\d+):(\d+):(\w+)$")
@@ -103,6 +114,7 @@ class Table:
     rng: random.Random
     views: list[list[int]] = field(default_factory=lambda: [[], [], [], []])  # message ids per seat
     dm_seats: set[int] = field(default_factory=set)  # seats that got their private hand in a DM
+    opened: set[tuple[int, int]] = field(default_factory=set)  # (hand, seat) whose "My hand" was pressed
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     last_version: Version = (-1, -1)
     hand_no: int | None = None
@@ -198,7 +210,8 @@ class Bench:
         self.seen_messages = 0
         self.edits: dict[int, int] = {}  # tracked message id -> edits when last looked at
         self.lat = Latencies()
-        self.bot: BotProcess | None = None
+        self.bots: list[BotProcess] = []
+        self.pids: list[int] = []
         self.rss_base = 0
         self.rss_peak = 0
         self.stop = asyncio.Event()
@@ -211,8 +224,13 @@ class Bench:
     # -- the world ---------------------------------------------------------------------------
     def build(self) -> None:
         env = self.env
-        guild = env.create_guild("Diwaniya")
+        shards = self.args.processes
+        guilds: dict[int, Guild] = {}  # shard -> a guild Discord routes to it
+        while len(guilds) < shards:
+            guild = env.create_guild(f"Diwaniya {len(env.guilds)}")
+            guilds.setdefault(shard_of(guild.id, shards), guild)
         for i in range(self.n):
+            guild = guilds[i % shards]
             channel = env.create_channel(guild, f"baloot-{i}")
             players = [env.create_user(f"t{i}p{s}").join(guild) for s in range(4)]
             table = Table(i, channel, players, random.Random(self.args.seed * 100_003 + i))
@@ -221,9 +239,10 @@ class Bench:
                 self.by_dm[person.dm_channel.id] = (table, seat)
                 self.by_user[person.id] = (table, seat)
 
-    def bot_env(self) -> dict[str, str]:
-        return {
+    def bot_env(self, shard: int) -> dict[str, str]:
+        env = {
             "DATABASE_PATH": str(self.db),
+            "DATABASE_URL": self.args.database_url or "",
             "DATABASE_SYNC": self.args.sync,
             "DEV_GUILD_ID": "",
             "DEFAULT_LANGUAGE": "en",
@@ -233,6 +252,9 @@ class Bench:
             "LOG_LEVEL": self.args.log_level,
             "TABLE_PICTURES": self.args.pictures,
         }
+        if self.args.processes > 1:
+            env |= {"SHARD_COUNT": str(self.args.processes), "SHARD_IDS": str(shard)}
+        return env
 
     # -- watching: one waiter for every table --------------------------------------------------
     def _scan(self) -> bool:
@@ -273,9 +295,13 @@ class Bench:
             await asyncio.sleep(0.01)
             self.loop_lag.append(time.monotonic() - before - 0.01)
 
+    def rss(self) -> int:
+        """The bot processes' RSS together, KiB."""
+        return sum(rss_kib(pid) for pid in self.pids)
+
     async def sample_rss(self) -> None:
-        while not self.stop.is_set() and self.bot is not None and self.bot.pid is not None:
-            self.rss_peak = max(self.rss_peak, rss_kib(self.bot.pid))
+        while not self.stop.is_set() and self.pids:
+            self.rss_peak = max(self.rss_peak, self.rss())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stop.wait(), 0.2)
 
@@ -283,10 +309,11 @@ class Bench:
     def to_move(self, table: Table) -> list[Button]:
         """The newest enabled buttons (one seat, one message) newer than the table's last press."""
         best: list[Button] = []
+        channel_play = self.args.play == "channel"
         for seat, ids in enumerate(table.views):
             for mid in ids:
                 msg = self.env.messages[mid]
-                if msg.deleted:
+                if msg.deleted or (channel_play and msg.ephemeral_for is None):
                     continue
                 buttons = [b for b in action_buttons(msg, seat) if b.version > table.last_version]
                 if buttons:
@@ -295,7 +322,18 @@ class Bench:
                         best = [b for b in buttons if b.version == newest]
         return best
 
-    def status(self, table: Table) -> str:
+    async def status(self, table: Table) -> str:
+        """The table's stored status (the match may have ended between two looks)."""
+        if self.args.database_url:
+            import asyncpg  # the bot's PostgreSQL driver (requirements.txt)
+
+            conn = await asyncpg.connect(self.args.database_url)
+            try:
+                value = await conn.fetchval("SELECT status FROM tables WHERE channel_id = $1 ORDER BY id DESC",
+                                            table.channel.id)
+            finally:
+                await conn.close()
+            return str(value) if value is not None else "none"
         conn = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5)
         try:
             row = conn.execute(
@@ -334,6 +372,34 @@ class Bench:
         # bot sends them within Discord's global limit (cogs/pacing.py): about 9 bot-token calls a table,
         # so N tables starting at once wait up to N * 9 / 45 s for the last DM.
         await self.env.wait_for(lambda: len(table.dm_seats) == 4, max(CLICK_TIMEOUT, 1.5 * self.n * 9 / 45))
+        if self.args.play == "channel":
+            await self.env.wait_for(lambda: self.table_message(table) is not None, CLICK_TIMEOUT)
+            await self.open_views(table)
+
+    def table_message(self, table: Table) -> Message | None:
+        """The table's newest channel message with a "My hand" button."""
+        found = None
+        for msg in table.players[0].messages(table.channel, with_ephemeral=False):
+            if msg.author.bot and not msg.deleted and any(
+                    str(c.get("custom_id", "")).endswith(":mine")
+                    for row in msg.components for c in row.get("components", [])):
+                found = msg
+        return found
+
+    async def open_views(self, table: Table) -> None:
+        """``--play channel``: every player presses "My hand" on the table message (an ephemeral view)."""
+        message = self.table_message(table)
+        if message is None:
+            return
+        custom_id = next(str(c["custom_id"]) for row in message.components for c in row.get("components", [])
+                         if str(c.get("custom_id", "")).endswith(":mine"))
+        for person in table.players:
+            try:
+                result = await person.click(message, custom_id, timeout=CLICK_TIMEOUT)
+            except TimeoutError:
+                self.lat.missing += 1
+                continue
+            self.lat.add(result.interaction, setup=False)
 
     async def play(self, table: Table) -> None:
         idle_since = time.monotonic()
@@ -346,7 +412,9 @@ class Bench:
                     continue
                 except TimeoutError:
                     pass
-                if time.monotonic() - idle_since > IDLE_CHECK and self.status(table) != "playing":
+                if self.args.play == "channel" and time.monotonic() - idle_since > IDLE_CHECK:
+                    await self.open_views(table)  # no view with buttons (tokens end after 15 min): open again
+                if time.monotonic() - idle_since > IDLE_CHECK and await self.status(table) != "playing":
                     table.finished = table.ended_early = True
                     if table.pressed_in_hand:
                         table.hands_done += 1
@@ -392,22 +460,26 @@ class Bench:
 
     # -- the run -----------------------------------------------------------------------------
     def mark(self, phase: str) -> None:
-        assert self.bot is not None and self.bot.pid is not None
         self.phase_marks[phase] = self.env.calls.mark()
         self.phase_times[phase] = time.monotonic()
-        self.bot_cpu[phase] = cpu_seconds(self.bot.pid)
+        self.bot_cpu[phase] = sum(cpu_seconds(pid) for pid in self.pids)
         self.own_cpu[phase] = time.process_time()
 
     async def run(self) -> None:
         self.build()
-        script, env = "bot.py", self.bot_env()
+        script, env = "bot.py", dict[str, str]()
         if self.args.profile:
             script = "scripts/profile_bot.py"
             env["BALOOT_PROFILE_OUT"] = str(Path(self.args.profile).resolve())
-        self.bot = await self.env.start_bot(script, env=env, cwd=REPO, timeout=60)
-        assert self.bot.pid is not None
+        for shard in range(self.args.processes):
+            # One process syncs the commands (SYNC_COMMANDS defaults to shard 0's process).
+            bot = await self.env.start_bot(script, env=env | self.bot_env(shard), cwd=REPO, timeout=60,
+                                           expect_commands=shard == 0)
+            assert bot.pid is not None
+            self.bots.append(bot)
+            self.pids.append(bot.pid)
         await asyncio.sleep(1.0)  # let start-up settle (imports, cache warm-up) before the baseline
-        self.rss_base = self.rss_peak = rss_kib(self.bot.pid)
+        self.rss_base = self.rss_peak = self.rss()
         watcher = asyncio.create_task(self.watch())
         sampler = asyncio.create_task(self.sample_rss())
         prober = asyncio.create_task(self.probe_loop())
@@ -426,7 +498,7 @@ class Bench:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, watcher, sampler, prober, return_exceptions=True)
-            self.rss_peak = max(self.rss_peak, rss_kib(self.bot.pid))
+            self.rss_peak = max(self.rss_peak, self.rss())
 
     # -- figures -----------------------------------------------------------------------------
     def figures(self, timed_out: bool) -> dict[str, Any]:
@@ -510,10 +582,10 @@ async def run_one(n: int, args: argparse.Namespace) -> dict[str, Any]:
             except TimeoutError:
                 timed_out = True
             figures = bench.figures(timed_out)
-            if bench.bot is not None:
-                figures["bot_log_errors"] = [line for line in bench.bot.output.splitlines()
-                                             if " ERROR " in line or "Traceback" in line][:10]
-                await bench.bot.stop(grace=5.0)
+            for bot in bench.bots:
+                figures["bot_log_errors"] += [line for line in bot.output.splitlines()
+                                              if " ERROR " in line or "Traceback" in line][:10]
+                await bot.stop(grace=5.0)
         finally:
             await env.close()
         return figures
@@ -550,7 +622,8 @@ def print_figures(results: list[dict[str, Any]], args: argparse.Namespace) -> No
     width = max(len(label) for label, _ in rows)
     print()
     print(f"bench_tables: hands={args.hands} think={args.think}s seed={args.seed} target={args.target} "
-          f"schema_validation={'on' if args.validate else 'off'} log_level={args.log_level}")
+          f"schema_validation={'on' if args.validate else 'off'} log_level={args.log_level} play={args.play} "
+          f"database={'PostgreSQL' if args.database_url else 'SQLite'} processes={args.processes}")
     header = " " * width + "".join(f"  {'N=' + str(r['tables']) + (' TIMEOUT' if r['timed_out'] else ''):>18}"
                                    for r in results)
     print(header)
@@ -577,12 +650,23 @@ async def main(args: argparse.Namespace) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, task.cancel)
     results = []
-    for n in args.tables:
-        print(f"N={n}: running ...", file=sys.stderr, flush=True)
-        figures = await run_one(n, args)
-        results.append(figures)
-        print(f"N={n}: {figures['hands']} hands in {figures['play_s']:.1f} s, p99 {figures['p99_ms']:.1f} ms",
-              file=sys.stderr, flush=True)
+    cluster = None
+    if args.postgres:
+        from tests.pg_cluster import Cluster
+
+        cluster = Cluster.start(durable=True)
+    try:
+        for n in args.tables:
+            print(f"N={n}: running ...", file=sys.stderr, flush=True)
+            if cluster is not None:
+                args.database_url = await cluster.new_database()  # a fresh database for each N
+            results.append(await run_one(n, args))
+            figures = results[-1]
+            print(f"N={n}: {figures['hands']} hands in {figures['play_s']:.1f} s, p99 {figures['p99_ms']:.1f} ms",
+                  file=sys.stderr, flush=True)
+    finally:
+        if cluster is not None:
+            cluster.stop()
     print_figures(results, args)
     bad = any(r["timed_out"] or r["errors"] or r["missing"] or r["late_10062"] for r in results)
     return 1 if bad else 0
@@ -613,12 +697,26 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "the bot's own CPU and latency, without discord.py's waits after a global 429")
     parser.add_argument("--profile", default=None, metavar="FILE",
                         help="run the bot under cProfile and write its statistics to FILE (figures then include it)")
+    parser.add_argument("--database-url", default=None, metavar="URL",
+                        help="run the bot on this PostgreSQL database (DATABASE_URL; default: SQLite in a temp dir)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="start a throwaway PostgreSQL cluster (tests/pg_cluster.py) and run the bot on it")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="bot processes, shards 0..K-1 of K, one guild per shard (PostgreSQL only)")
+    parser.add_argument("--play", default="dm", choices=["dm", "channel"],
+                        help="where players press: their DMs (default) or an ephemeral 'My hand' view")
     parser.add_argument("--validate", action="store_true",
                         help="check every request body against Discord's OpenAPI schema (about 8 ms of this "
                              "process's CPU per call: the stand-in, not the bot, then limits the throughput)")
     args = parser.parse_args(argv)
     if args.hands < 1 or any(n < 1 for n in args.tables):
         parser.error("--hands and --tables must be at least 1")
+    if args.processes < 1:
+        parser.error("--processes must be at least 1")
+    if args.processes > 1 and not (args.database_url or args.postgres):
+        parser.error("--processes above 1 needs PostgreSQL (--database-url or --postgres)")
+    if args.postgres and args.database_url:
+        parser.error("give --postgres or --database-url, not both")
     return args
 
 

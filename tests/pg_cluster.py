@@ -78,8 +78,11 @@ class Cluster:
             raise RuntimeError(f"{args[0]} failed ({done.returncode}): {done.stdout}{done.stderr}")
 
     @classmethod
-    def start(cls) -> Cluster:
-        """``initdb`` a cluster in a new temp dir and start it; raises RuntimeError if PostgreSQL is missing."""
+    def start(cls, *, durable: bool = False) -> Cluster:
+        """``initdb`` a cluster in a new temp dir and start it; raises RuntimeError if PostgreSQL is missing.
+
+        Tests run it without fsync; ``durable`` keeps PostgreSQL's defaults (fsync, synchronous
+        commits), as a benchmark compared with SQLite's ``DATABASE_SYNC=FULL`` needs."""
         reason = missing_reason()
         if reason is not None:
             raise RuntimeError(reason)
@@ -95,8 +98,9 @@ class Cluster:
                               "--no-sync"])
             for _ in range(5):  # a free port can be taken between the check and the start
                 port = _free_port()
-                options = (f"-p {port} -c listen_addresses=127.0.0.1 -k {root} -F -c full_page_writes=off "
-                           "-c synchronous_commit=off -c max_connections=300")
+                options = f"-p {port} -c listen_addresses=127.0.0.1 -k {root} -c max_connections=300"
+                if not durable:
+                    options += " -F -c full_page_writes=off -c synchronous_commit=off"
                 try:
                     cls._run(bindir, ["pg_ctl", "-D", str(data), "-l", str(root / "server.log"), "-w", "-t", "60",
                                       "-o", options, "start"])

@@ -167,7 +167,8 @@ _TABLE: Final = {
     "hand.your_turn_no_deadline": "دورك.",
     "hand.waiting_for": "بانتظار {name}.",
     "hand.not_seated": "لست جالسًا على هذه الطاولة.",
-    "hand.plays_elsewhere": "أنت تلعب من «ورقي» في {channel}. تتابع هذه الرسالة اللعب بعد كل أكلة، بلا أزرار.",
+    "hand.plays_elsewhere": "أنت تلعب من «ورقي» في {channel}: أوراقك وأزرارك هناك. "
+                            "تعود هذه الرسالة للعب إذا انتهت صلاحية ذلك العرض (بعد 15 دقيقة).",
     "hand.over": "انتهت الجولة.",
     "hand.team": "فريقك: {team}",
     "hand.partner": "شريكك: {name}",

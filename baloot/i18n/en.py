@@ -176,8 +176,8 @@ _TABLE: Final = {
     "hand.your_turn_no_deadline": "Your turn.",
     "hand.waiting_for": "Waiting for {name}.",
     "hand.not_seated": "You are not seated at this table.",
-    "hand.plays_elsewhere": "You are playing in “My hand” in {channel}. This message follows the game after each "
-                            "trick, without buttons.",
+    "hand.plays_elsewhere": "You are playing in “My hand” in {channel}: your cards and buttons are there. This "
+                            "message takes over again if that view expires (after 15 minutes).",
     "hand.over": "The hand is over.",
     "hand.team": "Your team: {team}",
     "hand.partner": "Partner: {name}",

@@ -30,7 +30,7 @@ from .custom_ids import (
     encode_action_id,
     encode_table_id,
 )
-from .hand_view import render_hand
+from .hand_view import render_hand, render_plays_elsewhere
 from .limits import LimitError, check_limits, limit_problems
 from .messages import render_error, render_notice, render_rules, render_score_sheet, render_text
 from .model import Notice, Payload, TableInfo
@@ -58,6 +58,7 @@ __all__ = [
     "render_hand",
     "render_lobby",
     "render_notice",
+    "render_plays_elsewhere",
     "render_rules",
     "render_score_sheet",
     "render_table",

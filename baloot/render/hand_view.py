@@ -171,3 +171,26 @@ def render_hand(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> P
         "components": hand_components(info, view, hand_no, loc) if view.phase != Phase.FINISHED else [],
         "allowed_mentions": NO_MENTIONS,
     }, loc)
+
+
+def render_plays_elsewhere(info: TableInfo, seat: int, hand_no: int, channel: str, locale: str) -> Payload:
+    """The DM of a player who plays in an ephemeral "My hand" view (issue 10 item 9, issue 11 part 3).
+
+    It says plainly where play continues and shows no cards and no buttons, so it
+    never goes stale: it is redrawn once, not at every trick (each DM edit spends
+    the bot token's global limit), and becomes the live view again when that
+    ephemeral view's token runs out.
+    """
+    loc = resolve_locale(locale)
+    return orient_payload({
+        "content": "",
+        "embeds": [{
+            "title": t("table.title", loc, n=hand_no + 1) + " · " + t("hand.title", loc, name=seat_name(
+                info, seat, loc, marks=False)),
+            "description": t("hand.plays_elsewhere", loc, channel=channel),
+            "color": PHASE_COLORS[Phase.PLAYING],
+            "footer": {"text": t("table.footer", loc, table=info.table_id)},
+        }],
+        "components": [],
+        "allowed_mentions": NO_MENTIONS,
+    }, loc)
