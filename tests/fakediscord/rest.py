@@ -203,6 +203,7 @@ class RestApi:
             flags=flags | (int(body.get("flags") or 0) & MessageFlag.EPHEMERAL),
             ephemeral_for=ephemeral_for,
             interaction_id=interaction.id if interaction else None,
+            allowed_mentions=body.get("allowed_mentions"),  # who it may notify (a followup too)
             webhook_id=self.server.application_id if interaction else None,
         )
         if not (message.flags & MessageFlag.LOADING) and not (
@@ -435,7 +436,6 @@ class RestApi:
             raise CANNOT_DM
         check_bot_permissions(channel, files, creating=True)
         message = self.new_message(channel, body, files)
-        message.allowed_mentions = body.get("allowed_mentions")
         await self.server.announce_message(message)
         return _ok(message.payload())
 
