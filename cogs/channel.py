@@ -71,6 +71,7 @@ class Board:
 
     messages: dict[str, int] = field(default_factory=dict)  # key -> message id
     dirty: set[str] = field(default_factory=set)
+    held: set[str] = field(default_factory=set)  # changed by a card only, sent with the next moment (busy bot)
     task: asyncio.Task[None] | None = None
     last_flush: float = 0.0
 
@@ -93,12 +94,36 @@ class ChannelBoard:
         """Use an existing message for ``key`` (the /create reply, or one stored before a restart)."""
         self.board(table_id).messages[key] = message_id
 
-    def touch(self, state: TableState, *keys: str) -> None:
-        """Mark messages of a table as changed; they are sent shortly, coalesced."""
+    def touch(self, state: TableState, *keys: str, card: bool = False) -> None:
+        """Mark messages of a table as changed; they are sent shortly, coalesced.
+
+        ``card``: the change is a card played within a trick (or the turn passing
+        with it). While the bot token is busy (:meth:`busy`), such a change waits
+        for the table's next moment - a completed trick (R5), a bid, a phase
+        change, a deal, the end, a notice - so that the edits the budget allows
+        show those exactly (issue 11 part 3), instead of whatever state the
+        widened interval happens to catch.
+        """
         board = self.board(state.table_id)
+        if card and self.busy(state, board, keys):
+            board.held.update(keys)
+            return
         board.dirty.update(keys)
+        board.dirty.update(board.held)
+        board.held.clear()
         if board.task is None or board.task.done():
             self._start_flush(state, board)
+
+    def busy(self, state: TableState, board: Board, keys: tuple[str, ...]) -> bool:
+        """True when an edit of these messages would spend a scarce bot-token call.
+
+        Not when few tables run (one edit a second each fits the budget), nor when
+        the messages are carried by a valid interaction token (:mod:`.carrier`).
+        """
+        if edit_interval(len(self.boards)) <= MIN_INTERVAL:
+            return False
+        carriers = self.runtime.carriers
+        return any(key not in board.messages or carriers.token_of(board.messages[key]) is None for key in keys)
 
     def _start_flush(self, state: TableState, board: Board) -> None:
         board.task = task = asyncio.create_task(self._flush_soon(state, board), name=f"baloot-table-{state.table_id}")
@@ -114,10 +139,10 @@ class ChannelBoard:
             if board.dirty and self.boards.get(state.table_id) is board:
                 self._start_flush(state, board)
 
-    def touch_current(self, state: TableState) -> None:
+    def touch_current(self, state: TableState, *, card: bool = False) -> None:
         """Mark the message of the current hand (or the lobby before the first deal)."""
         hand_no = state.hand_no
-        self.touch(state, LOBBY if hand_no is None else hand_key(hand_no))
+        self.touch(state, LOBBY if hand_no is None else hand_key(hand_no), card=card)
 
     async def _flush_soon(self, state: TableState, board: Board) -> None:
         while board.dirty:

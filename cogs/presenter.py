@@ -78,6 +78,12 @@ def phase_of(state: TableState) -> tuple[int, int] | None:
     return None if hand is None else (hand.hand_no, hand.public.phase)
 
 
+def playing(state: TableState) -> bool:
+    """The current hand is in its card play (R5): a move there is a card, held back while the bot is busy."""
+    hand = state.snapshot.hand
+    return hand is not None and hand.public.current_trick is not None  # a trick is on the table only then
+
+
 class Presenter:
     """Turns table events into channel edits and private refreshes."""
 
@@ -107,6 +113,7 @@ class Presenter:
             state.update(snapshot)
         if phase is not None and phase_of(state) not in (phase, None):
             self._later(state, *range(4), reach=Reach.EVERY)  # bidding → doubling → play → over
+            runtime.channel.touch_current(state)
         await self._on(state, event, before)
 
     async def _resumed(self, state: TableState) -> None:
@@ -152,9 +159,10 @@ class Presenter:
                 self._later(state, event.seat)
             elif state.notice is not None and state.notice.key in ("notice.timed_out", "notice.reminder"):
                 state.notice = None
-            channel.touch(state, hand_key(event.hand_no))
+            channel.touch(state, hand_key(event.hand_no), card=playing(state))
         elif isinstance(event, TrickCompleted):
             self._later(state, *range(4), reach=Reach.EVERY)  # R5: everyone sees the trick and who took it
+            channel.touch(state, hand_key(event.hand_no))
         elif isinstance(event, HandFinished):
             self._later(state, *range(4), reach=Reach.EVERY)
             channel.touch(state, hand_key(event.hand_no))
@@ -170,7 +178,7 @@ class Presenter:
                 self._later(state, event.seat)
                 runtime.pings.turn(state, event.seat)
             self._flush_private(state)
-            channel.touch_current(state)
+            channel.touch_current(state, card=playing(state))
         elif isinstance(event, TurnReminder):
             state.notice = Notice("notice.reminder", seat=event.seat, params=(
                 ("seconds", max(0, round(event.deadline - runtime.service.clock()))),

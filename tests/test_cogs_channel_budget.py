@@ -1,6 +1,12 @@
-"""The channel edit cadence stays within the bot token's global budget (issue 4)."""
+"""The channel edit cadence stays within the bot token's global budget (issues 4 and 11)."""
 
-from cogs.channel import EDIT_BUDGET, MIN_INTERVAL, edit_interval
+import time
+from types import SimpleNamespace
+from typing import Any, cast
+
+from cogs.carrier import Carriers
+from cogs.channel import EDIT_BUDGET, MIN_INTERVAL, ChannelBoard, edit_interval
+from cogs.wire import ResponseToken
 
 
 def test_few_tables_edit_once_a_second() -> None:
@@ -15,3 +21,41 @@ def test_many_tables_share_the_budget() -> None:
         assert interval > MIN_INTERVAL
         # Every table editing as often as allowed still stays within the budget.
         assert tables / interval <= EDIT_BUDGET + 1e-9
+
+
+def _board(tables: int) -> tuple[ChannelBoard, Any]:
+    board = ChannelBoard(cast(Any, SimpleNamespace(carriers=Carriers())))
+    for table_id in range(1, tables):
+        board.board(table_id)
+    return board, SimpleNamespace(table_id=0, channel_id=77)
+
+
+async def test_a_busy_bot_holds_cards_back_for_the_next_trick() -> None:
+    """Issue 11 part 3: past the budget's free cadence, a card within a trick waits for the next moment
+    (a completed trick, a bid, a phase change), so the scarce edits show those exactly."""
+    channel, state = _board(200)
+    board = channel.board(0)
+    board.messages["hand:3"] = 1001  # posted with the bot token: no interaction token edits it
+    channel.touch(state, "hand:3", card=True)
+    assert board.dirty == set() and board.held == {"hand:3"} and board.task is None
+    channel.touch(state, "hand:3")  # the trick is complete: sent, with what was held
+    assert board.dirty == {"hand:3"} and board.held == set()
+    assert board.task is not None
+    board.task.cancel()
+
+
+async def test_cards_are_shown_at_once_when_edits_are_cheap() -> None:
+    # Few tables: one edit a second each fits the budget.
+    channel, state = _board(5)
+    channel.touch(state, "hand:0", card=True)
+    board = channel.board(0)
+    assert board.dirty == {"hand:0"} and board.task is not None
+    board.task.cancel()
+    # Many tables, but the message is carried by a valid interaction token: its edits are free.
+    channel, state = _board(200)
+    board = channel.board(0)
+    board.messages["hand:0"] = 1002
+    channel.runtime.carriers.by_message[1002] = ResponseToken(1, "token", time.monotonic())
+    channel.touch(state, "hand:0", card=True)
+    assert board.dirty == {"hand:0"} and board.held == set() and board.task is not None
+    board.task.cancel()
