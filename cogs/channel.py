@@ -225,13 +225,15 @@ class ChannelBoard:
             log.warning("table %s: could not remember message %s (%s)", state.table_id, key, exc)
 
     def announce(self, state: TableState, notice: Notice) -> None:
-        """A one-line message in the table's channel (a timeout, the table being back)."""
+        """A one-line message in the table's channel (a timeout, the table being back); through a channel
+        interaction's token when one is fresh (:mod:`.carrier`), else the bot token."""
         payload = render_notice(self.runtime.render_info(state), notice, self.runtime.language_of(state))
         channel = self.runtime.client.get_partial_messageable(state.channel_id, guild_id=state.info.guild_id)
 
         async def send() -> None:
             try:
-                await channel.send(**message_args(payload))
+                if await self.runtime.carriers.send(self.runtime.client, state.channel_id, payload) is None:
+                    await channel.send(**message_args(payload))  # no fresh interaction token: the bot token
             except discord.HTTPException:
                 log.exception("table %s: could not send a notice", state.table_id)
 

@@ -371,9 +371,10 @@ class Bench:
         # The first deal sends each player their hand in a DM: that belongs to setting the table up. The
         # bot sends them within Discord's global limit (cogs/pacing.py): about 9 bot-token calls a table,
         # so N tables starting at once wait up to N * 9 / 45 s for the last DM.
-        await self.env.wait_for(lambda: len(table.dm_seats) == 4, max(CLICK_TIMEOUT, 1.5 * self.n * 9 / 45))
+        paced = max(CLICK_TIMEOUT, 1.5 * self.n * 9 / 45)
+        await self.env.wait_for(lambda: len(table.dm_seats) == 4, paced)
         if self.args.play == "channel":
-            await self.env.wait_for(lambda: self.table_message(table) is not None, CLICK_TIMEOUT)
+            await self.env.wait_for(lambda: self.table_message(table) is not None, paced)
             await self.open_views(table)
 
     def table_message(self, table: Table) -> Message | None:
