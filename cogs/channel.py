@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
@@ -120,10 +121,12 @@ class ChannelBoard:
         Not when few tables run (one edit a second each fits the budget), nor when
         the messages are carried by a valid interaction token (:mod:`.carrier`).
         """
-        if edit_interval(len(self.boards)) <= MIN_INTERVAL:
-            return False
+        return edit_interval(len(self.boards)) > MIN_INTERVAL and not self.carried(board, keys)
+
+    def carried(self, board: Board, keys: Iterable[str]) -> bool:
+        """Every one of these messages exists and is edited through a valid interaction token (:mod:`.carrier`)."""
         carriers = self.runtime.carriers
-        return any(key not in board.messages or carriers.token_of(board.messages[key]) is None for key in keys)
+        return all(key in board.messages and carriers.token_of(board.messages[key]) is not None for key in keys)
 
     def _start_flush(self, state: TableState, board: Board) -> None:
         board.task = task = asyncio.create_task(self._flush_soon(state, board), name=f"baloot-table-{state.table_id}")
@@ -146,7 +149,9 @@ class ChannelBoard:
 
     async def _flush_soon(self, state: TableState, board: Board) -> None:
         while board.dirty:
-            interval = edit_interval(len(self.boards))
+            # Messages edited through an interaction's token cost the global limit nothing (issue 11): one
+            # edit a second (Discord's per-channel pace), so every trick and bid shows however many tables run.
+            interval = MIN_INTERVAL if self.carried(board, board.dirty) else edit_interval(len(self.boards))
             wait = max(EDIT_DELAY, board.last_flush + interval - time.monotonic())
             await asyncio.sleep(wait)
             keys = sorted(board.dirty, key=_order)

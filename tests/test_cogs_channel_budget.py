@@ -59,3 +59,5 @@ async def test_cards_are_shown_at_once_when_edits_are_cheap() -> None:
     channel.touch(state, "hand:0", card=True)
     assert board.dirty == {"hand:0"} and board.held == set() and board.task is not None
     board.task.cancel()
+    # ...and it is flushed at the free cadence, not the widened one: every trick and bid shows.
+    assert channel.carried(board, {"hand:0"}) and not channel.carried(board, {"hand:0", "hand:1"})
