@@ -99,11 +99,11 @@ class ChannelBoard:
         """Mark messages of a table as changed; they are sent shortly, coalesced.
 
         ``card``: the change is a card played within a trick (or the turn passing
-        with it). While the bot token is busy (:meth:`busy`), such a change waits
-        for the table's next moment - a completed trick (R5), a bid, a phase
-        change, a deal, the end, a notice - so that the edits the budget allows
-        show those exactly (issue 11 part 3), instead of whatever state the
-        widened interval happens to catch.
+        with it). While the bot is busy (:meth:`busy`), such a change waits for
+        the table's next moment - a completed trick (R5), a bid, a phase change,
+        a deal, the end, a notice - so that the edits the budget allows show
+        those exactly (issue 11 part 3), instead of whatever state the widened
+        interval happens to catch.
         """
         board = self.board(state.table_id)
         if card and self.busy(state, board, keys):
@@ -116,12 +116,15 @@ class ChannelBoard:
             self._start_flush(state, board)
 
     def busy(self, state: TableState, board: Board, keys: tuple[str, ...]) -> bool:
-        """True when an edit of these messages would spend a scarce bot-token call.
+        """True when the bot runs more tables than one edit a second each fits in the bot token's budget.
 
-        Not when few tables run (one edit a second each fits the budget), nor when
-        the messages are carried by a valid interaction token (:mod:`.carrier`).
+        Then a card waits for the next moment even on a message carried by an
+        interaction token (:mod:`.carrier`): those edits cost no rate limit, but
+        each is a REST call of the bot's CPU, and with 500 tables one edit per
+        card (34 a hand) against one per moment (about 9) made presses slower
+        (``scripts/bench_tables.py --tables 500 --think 1.5 --play channel``).
         """
-        return edit_interval(len(self.boards)) > MIN_INTERVAL and not self.carried(board, keys)
+        return edit_interval(len(self.boards)) > MIN_INTERVAL
 
     def carried(self, board: Board, keys: Iterable[str]) -> bool:
         """Every one of these messages exists and is edited through a valid interaction token (:mod:`.carrier`)."""
