@@ -182,8 +182,20 @@ def error_payload(interaction: discord.Interaction, exc: BaseException) -> Paylo
     return render_text("error.internal", locale)
 
 
+UNKNOWN_INTERACTION: Final = 10062
+"""Discord's code for an interaction answered after its 3 s (or already answered elsewhere)."""
+
+
 async def reply_error(interaction: discord.Interaction, exc: BaseException) -> None:
-    """The short private message for a refused command or press, a storage fault or a bug."""
+    """The short private message for a refused command or press, a storage fault or a bug.
+
+    Not for an answer that came too late for Discord (10062): another answer would be
+    refused too. What the press did is stored, and its views follow by the usual ways.
+    """
+    if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_INTERACTION:
+        table, user, component = _context(interaction)
+        log.warning("answered too late for Discord (10062): table %s, user %s, component %s", table, user, component)
+        return
     try:
         await reply(interaction, error_payload(interaction, exc), ephemeral=True)
     except discord.HTTPException:
