@@ -472,6 +472,9 @@ class Bench:
         if self.args.profile:
             script = "scripts/profile_bot.py"
             env["BALOOT_PROFILE_OUT"] = str(Path(self.args.profile).resolve())
+        elif self.args.trace_memory:
+            script = "scripts/trace_bot_memory.py"
+            env["BALOOT_PROFILE_OUT"] = str(Path(self.args.trace_memory).resolve())
         for shard in range(self.args.processes):
             # One process syncs the commands (SYNC_COMMANDS defaults to shard 0's process).
             bot = await self.env.start_bot(script, env=env | self.bot_env(shard), cwd=REPO, timeout=60,
@@ -706,6 +709,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="bot processes, shards 0..K-1 of K, one guild per shard (PostgreSQL only)")
     parser.add_argument("--play", default="dm", choices=["dm", "channel"],
                         help="where players press: their DMs (default) or an ephemeral 'My hand' view")
+    parser.add_argument("--trace-memory", default=None, metavar="FILE",
+                        help="run the bot under tracemalloc and write where its memory goes, at the peak, to FILE")
     parser.add_argument("--validate", action="store_true",
                         help="check every request body against Discord's OpenAPI schema (about 8 ms of this "
                              "process's CPU per call: the stand-in, not the bot, then limits the throughput)")
