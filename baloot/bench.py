@@ -39,7 +39,8 @@ def random_hands(seconds: float, seed: int, rules: Rules) -> tuple[int, int, int
             hand = Hand(total & 3, deck, rules, score)
             while hand.phase is not FINISHED:
                 legal = hand.legal_actions()
-                hand.apply(legal[int(rand() * len(legal))])
+                # float(): a float times an int is a generic (boxed) product in compiled code
+                hand.apply(legal[int(rand() * float(len(legal)))])
             actions += len(hand.actions)
             total += 1
             if hand.result is not None:

@@ -429,10 +429,10 @@ class Hand:
         for i in range(1, 5):
             seat = (self.dealer + i) & 3
             if seat == taker:
-                hands[seat] |= deck[pos].bit | deck[pos + 1].bit | (1 << self.up_card)
+                hands[seat] = hands[seat] | deck[pos].bit | deck[pos + 1].bit | (1 << self.up_card)
                 pos += 2
             else:
-                hands[seat] |= deck[pos].bit | deck[pos + 1].bit | deck[pos + 2].bit
+                hands[seat] = hands[seat] | deck[pos].bit | deck[pos + 1].bit | deck[pos + 2].bit
                 pos += 3
         self.start_hands = (hands[0], hands[1], hands[2], hands[3])
         if self.contract is not _SUN:
@@ -523,7 +523,8 @@ class Hand:
     def _play(self, seat: Seat, card: int) -> None:
         """R5: play a card; the trick goes to the highest trump, else the highest of the suit led."""
         bit = 1 << card
-        self.hands[seat] ^= bit
+        hands = self.hands
+        hands[seat] = hands[seat] ^ bit  # not ``^=``: a list item's augmented op is generic when compiled
         if bit & self.baloot_mask:
             self.baloot_shown += 1
         trick = self.trick
@@ -548,10 +549,11 @@ class Hand:
         self.tricks_history.append((self.leader, winner, (c0, c1, c2, c3)))
         self.trick = []
         self.trick_no += 1
-        self.tricks_won[team] += 1
+        tricks_won, card_points = self.tricks_won, self.card_points
+        tricks_won[team] = tricks_won[team] + 1
         if self.trick_no == 8:
             pts += 10  # R1.1: last trick
-        self.card_points[team] += pts
+        card_points[team] = card_points[team] + pts
         if self.trick_no == 1:
             self._compare_projects()
         elif self.trick_no == 2:

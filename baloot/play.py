@@ -64,14 +64,15 @@ def obligations(state: TrickState, seat: Seat) -> Obligations:
     excludes nothing. The rules are written in :func:`trick_obligations`.
     """
     return trick_obligations(
-        state.hands[seat], state.trump, state.trick, state.best, state.winner_seat, state.played, state.locked, seat
+        state.hands[seat], state.trump, list(state.trick), state.best, state.winner_seat, state.played, state.locked,
+        seat,
     )
 
 
 def trick_obligations(
     hand: CardMask,
     trump: int,
-    trick: Sequence[int],
+    trick: list[int],
     best: int,
     winner_seat: Seat,
     played: CardMask,
@@ -81,7 +82,8 @@ def trick_obligations(
     """R5.1/R5.2, the one definition: :func:`obligations` on the state's fields, for ``seat`` holding ``hand``.
 
     The engine's hot path (``Hand.legal_actions`` passes its own fields: plain arguments are
-    read fast by compiled code, where a protocol's attributes are looked up by name).
+    read fast by compiled code, where a protocol's attributes are looked up by name; ``trick``
+    is a list, as a ``Sequence`` is indexed and measured by generic calls).
     """
     if not trick:
         # R5.2 leading: anything, but no trump in a locked hand unless only trumps remain.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from .rules import Rules
@@ -53,21 +52,47 @@ def tie_winner(sun: bool, counting: int, declarers: int, counting_points: int) -
     return 1 - counting
 
 
-@dataclass(frozen=True, slots=True)
 class HandScore:
-    """The outcome of a played hand (R7), per team ``[team 0, team 1]``."""
+    """The outcome of a played hand (R7), per team ``[team 0, team 1]``. Read-only.
 
-    card_points: tuple[int, int]
-    game_points: tuple[int, int]
-    score: tuple[int, int]
-    winner: int
-    kaboot: int | None
-    gahwa_winner: int | None
+    A plain class with its ``__init__`` written out (not a frozen dataclass): every hand builds one,
+    and a compiled dataclass runs the interpreted generated ``__init__`` (issue 15). It compares,
+    hashes and prints as the dataclass did.
+    """
+
+    __slots__ = ("card_points", "gahwa_winner", "game_points", "kaboot", "score", "winner")
+
+    def __init__(
+        self,
+        card_points: tuple[int, int],
+        game_points: tuple[int, int],
+        score: tuple[int, int],
+        winner: int,
+        kaboot: int | None,
+        gahwa_winner: int | None,
+    ) -> None:
+        self.card_points: Final = card_points
+        self.game_points: Final = game_points
+        self.score: Final = score
+        self.winner: Final = winner
+        self.kaboot: Final = kaboot
+        self.gahwa_winner: Final = gahwa_winner
+
+    def _fields(self) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], int, int | None, int | None]:
+        return (self.card_points, self.game_points, self.score, self.winner, self.kaboot, self.gahwa_winner)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HandScore) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        names = ("card_points", "game_points", "score", "winner", "kaboot", "gahwa_winner")
+        return f"HandScore({', '.join(f'{n}={v!r}' for n, v in zip(names, self._fields(), strict=True))})"
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        # Explicit: a compiled frozen dataclass cannot be unpickled by assigning its fields (issue 15).
-        fields = (self.card_points, self.game_points, self.score, self.winner, self.kaboot, self.gahwa_winner)
-        return (HandScore, fields)
+        return (HandScore, self._fields())
 
 
 def score_hand(
