@@ -22,6 +22,7 @@ from baloot.storage import Storage
 from baloot.storage.faults import inject_faults
 from baloot.tables import TableService
 from baloot.tables.supervisor import supervise
+from cogs.carrier import Carriers
 from cogs.channel import ChannelBoard
 
 
@@ -112,6 +113,7 @@ async def test_the_channel_flusher_survives_storage_faults_and_errors(tmp_path: 
                                http=SimpleNamespace(edit_message=channel.edit_message)),
         service=service,
         shown=SimpleNamespace(forget=lambda table_id: None),
+        carriers=Carriers(),  # no interaction carries these messages: the bot token sends them
     )
     board = _Board(runtime)  # type: ignore[arg-type]
     board.fail = {"hand:1"}
