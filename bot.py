@@ -13,7 +13,8 @@ timers, the workers and the storage. The token is never logged.
 
 Several processes (issue 11): with ``SHARD_COUNT`` (and ``SHARD_IDS``) the bot
 is a discord.py ``AutoShardedBot`` holding those shards; it resumes and drives
-only the tables of guilds on its shards, and syncs the commands only where
+only the tables of guilds on its shards (on PostgreSQL a DM press for another process's table is
+forwarded to it: :mod:`baloot.tables.forwarding`), and syncs the commands only where
 ``SYNC_COMMANDS`` says (by default: the process holding shard 0). Without
 them it is one plain ``Bot`` process, as before.
 """
@@ -50,6 +51,7 @@ from baloot.tables.workers import worker_pool
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
 from cogs.emojis import CARD_EMOJIS
+from cogs.forward import apply_forwarded
 from cogs.pacing import Pacer, install_pacer, share
 from cogs.presenter import Presenter
 from cogs.replies import install_error_handler
@@ -148,6 +150,9 @@ class BalootClient(_Client):
                      settings.shard_count)
         else:
             log.info("resumed %d tables", len(resumed))
+        if service.forwarder is not None:  # PostgreSQL: DM presses forwarded to the holder of their table
+            service.forwarder.start(lambda press: apply_forwarded(self, press))
+            await service.forwarder.wait_listening()
         service.start_sweeping()
         service.start_keeping_leases()  # sharded only: renew, and take over shards whose holder stopped
 

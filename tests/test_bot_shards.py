@@ -21,8 +21,9 @@ import asyncpg
 from fakediscord import BotProcess, Channel, DiscordEnv, Guild, Message
 from fakediscord.gateway import shard_of
 from fakediscord.server import GLOBAL_RATE_LIMIT
+from fakediscord.users import InteractionResult
 from pg_cluster import Cluster
-from test_bot_harness import ACTION_RE, BotTable, Player, bot_env, contract_policy, forge, refused
+from test_bot_harness import BotTable, Player, bot_env, contract_policy, forge, plain
 
 from baloot.i18n import t
 
@@ -61,6 +62,8 @@ class PgTable(BotTable):
     """A :class:`BotTable` whose database is the shared PostgreSQL."""
 
     reader: PgReader
+    last_dm: Message
+    last_dm_button: str
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return self.reader.query(sql, params)
@@ -113,6 +116,34 @@ async def open_hands(table: PgTable) -> None:
             assert opened.response_type == 4 and opened.ephemeral, opened.rejected
 
 
+async def dm_press(table: PgTable, player: Player, bots: dict[int, BotProcess]) -> None:
+    """The others play until it is ``player``'s turn; they press in their DM and shard 1's process applies it
+    (forwarded from shard 0's, which received it)."""
+    while True:
+        turn = await table.wait_turn()
+        assert turn is not None
+        if turn[0] is player:
+            break
+        await table.press(turn[0], SUN(*turn))
+    button = SUN(*turn)
+    before = table.action_count()
+    answer = await player.person.click(button.message, button.custom_id)
+    assert answer.response_type == 6, answer.rejected  # acknowledged at once by the process of shard 0
+    await table.env.wait_for(lambda: table.action_count() == before + 1, 10)
+    await table.env.wait_for(
+        lambda: button.custom_id not in table.env.messages[button.message.id].custom_ids(), 10)
+    assert not answer.followups, [m.content for m in answer.followups]
+    assert "applying a press for table" in bots[1].output and "forwarded a DM press" in bots[0].output
+    table.last_version = button.version
+    table.acted.append((button.seat, button.code))
+    table.last_dm, table.last_dm_button = button.message, button.custom_id
+
+
+async def first_followup(env: DiscordEnv, answer: InteractionResult) -> Message:
+    """The first followup of an interaction (a forwarded or deferred press's private answer)."""
+    return await env.wait_for(lambda: answer.followups[0] if answer.followups else None, 10)
+
+
 def interactions_heard(env: DiscordEnv, channel: Channel) -> int:
     return sum(1 for i in env.interactions.values() if i.channel.id == channel.id)
 
@@ -141,14 +172,17 @@ async def test_two_processes_each_hold_their_shards_tables(
         }
         await open_hands(tables[1])
 
-        # A DM press for shard 1's table reaches shard 0's process: refused privately, nothing changed.
+        # A DM press for shard 1's table reaches shard 0's process: acknowledged there at once (a deferred
+        # update) and forwarded through PostgreSQL to shard 1's process, which applies it and answers through
+        # the token: the DM is redrawn for the next version, and nothing is refused.
         host = tables[1].players[0]
-        dm = await host.person.wait_dm(lambda m: any(ACTION_RE.match(c) for c in m.custom_ids()))
-        custom_id = next(c for c in dm.custom_ids() if ACTION_RE.match(c))
-        before = tables[1].action_count()
-        answer = await forge(host.person, dm, custom_id)
-        assert refused(answer) == t("error.table_elsewhere", "en")
-        assert tables[1].action_count() == before
+        await dm_press(tables[1], host, bots)
+        # A second press of the same (now stale) button is forwarded too, and refused there as a local one is.
+        stale = await forge(host.person, tables[1].last_dm, tables[1].last_dm_button)
+        assert stale.response_type == 6, stale.rejected
+        refusal = await first_followup(env, stale)
+        assert plain(refusal.content) == t("error.stale_button", "en") and refusal.ephemeral
+        assert tables[1].action_count() == len(tables[1].acted)
         # ... so the host plays from the channel too.
         mine = next(m for m in tables[1].table_messages() if m.components)
         assert (await host.person.click(mine, "My hand")).ephemeral
@@ -170,10 +204,23 @@ async def test_two_processes_each_hold_their_shards_tables(
                 interactions_heard(env, tables[shard].channel) + (dm_presses if shard == 0 else 0))
         assert not [i for i in env.interactions.values() if not i.acknowledged]
 
-        # A restart of shard 1's process resumes its own table only; shard 0's plays on meanwhile.
+        # Shard 1's process SIGKILLed: a DM press for its table is acknowledged, answered "the table is
+        # restarting" (no acknowledgement from the dead holder, then no live holder at all) and changes nothing.
+        await bots[1].kill()
+        for _ in range(2):
+            before = tables[1].action_count()
+            answer = await forge(host.person, tables[1].last_dm, tables[1].last_dm_button)
+            assert answer.response_type == 6, answer.rejected
+            restarting = await first_followup(env, answer)
+            assert plain(restarting.content) == t("error.table_restarting", "en") and restarting.ephemeral
+            assert tables[1].action_count() == before
+            await asyncio.sleep(3.5)  # the second one: after the dead process's lease ran out (LEASE_SECONDS)
+        assert "no live holder of shard 1" in bots[0].output
+
+        # Restarted, shard 1's process takes its lease back and resumes its own table only; shard 0's plays on.
         # The killed process still holds shard 1's lease until it runs out (LEASE_SECONDS): the restarted
         # one resumes the table when it takes the lease over, at once or at its next renewal.
-        await bots[1].restart(expect_commands=False)
+        await bots[1].start(expect_commands=False)
         await env.wait_for(lambda: "resumed 1 tables of shards [1] of 2" in bots[1].output
                            or "took over shard leases [1]: resumed 1 tables" in bots[1].output, 15)
         assert "resumed 0 tables of shards [0] of 2" in bots[0].output

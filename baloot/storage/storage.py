@@ -121,6 +121,28 @@ class Storage:
         """Every shard lease, by shard."""
         return await leases.leases(self.db)
 
+    async def live_lease(self, shard_id: int) -> Lease | None:
+        """The lease of ``shard_id`` if a holder keeps it alive now (else None: no process drives the shard)."""
+        now = self.clock()
+        return next((x for x in await leases.leases(self.db) if x.shard_id == shard_id and x.expires_at > now), None)
+
+    # -- messages between bot processes (issue 11; PostgreSQL only) --------------------------------
+    @property
+    def notifies(self) -> bool:
+        """Whether processes sharing this database can message each other (PostgreSQL LISTEN/NOTIFY)."""
+        return self.db.notifies
+
+    async def notify(self, channel: str, payload: str) -> None:
+        await self.db.notify(channel, payload)
+
+    def listen(self, channels: Sequence[str], callback: Callable[[str, str], None]) -> Any:
+        """Call ``callback(channel, payload)`` for each notification on ``channels`` (a dedicated connection,
+        connected again when it drops); the returned object's ``close()`` stops it. PostgreSQL only."""
+        listen = getattr(self.db, "listen", None)
+        if listen is None:
+            raise StorageUnavailable("this database cannot listen to other processes (PostgreSQL only)")
+        return listen(channels, callback)
+
     # -- server settings ----------------------------------------------------------
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self.db.fetch_one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
