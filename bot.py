@@ -189,6 +189,26 @@ class ShardedBalootBot(BalootClient, commands.AutoShardedBot):
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings, shard_count=settings.shard_count, shard_ids=list(settings.shard_ids))
 
+    async def launch_shard(self, gateway: Any, shard_id: int, *, initial: bool = False) -> None:
+        """Connect a shard only once this process holds its lease (issue 11).
+
+        A process started on a shard range another live process holds is a
+        standby: it does not connect those shards, so Discord's events and
+        presses for their guilds keep going to the holder alone. Its lease keeper
+        takes a lease over when the holder stops renewing it (a crash); the shard
+        connects then.
+        """
+        service = self.service
+        leases = service.leases if service is not None else None
+        if leases is not None and shard_id not in leases.fences:
+            log.info("shard %s: not connecting it while another bot process holds its lease", shard_id)
+            while shard_id not in leases.fences and not self.is_closed():
+                await asyncio.sleep(min(1.0, leases.renew_every))
+            if self.is_closed():
+                return
+            log.info("shard %s: its lease is ours now; connecting it", shard_id)
+        await super().launch_shard(gateway, shard_id, initial=initial)
+
 
 def make_bot(settings: Settings) -> BalootClient:
     """The bot for these settings: sharded when ``SHARD_COUNT`` is set, else one plain process."""
