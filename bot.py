@@ -189,6 +189,28 @@ class ShardedBalootBot(BalootClient, commands.AutoShardedBot):
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings, shard_count=settings.shard_count, shard_ids=list(settings.shard_ids))
 
+    max_concurrency = 1  # shards of one bucket (shard_id % max_concurrency) identify 5 s apart (Discord)
+
+    async def setup_hook(self) -> None:
+        await super().setup_hook()
+        if self.storage is not None and self.storage.notifies:
+            try:
+                _, _, limit = await self.http.get_bot_gateway()
+                self.max_concurrency = max(1, int(limit.get("max_concurrency", 1)))
+            except (discord.HTTPException, *UNREACHABLE, ValueError, TypeError) as exc:
+                log.warning("could not read max_concurrency from /gateway/bot (%s); identifying one at a time", exc)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Identify shards of one bucket (``shard_id % max_concurrency``) at least :data:`IDENTIFY_SPACING`
+        apart across every process on the shared PostgreSQL (issue 11); else discord.py's own spacing."""
+        storage = self.storage
+        if storage is None or not storage.notifies or shard_id is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        bucket = shard_id % self.max_concurrency
+        await storage.identify_turn(bucket, IDENTIFY_SPACING)
+        log.info("shard %s: identifying (bucket %s of %s)", shard_id, bucket, self.max_concurrency)
+
     async def launch_shard(self, gateway: Any, shard_id: int, *, initial: bool = False) -> None:
         """Connect a shard only once this process holds its lease (issue 11).
 
@@ -208,6 +230,11 @@ class ShardedBalootBot(BalootClient, commands.AutoShardedBot):
                 return
             log.info("shard %s: its lease is ours now; connecting it", shard_id)
         await super().launch_shard(gateway, shard_id, initial=initial)
+
+
+IDENTIFY_SPACING = 5.5
+"""Seconds between two identifies of one bucket across processes: Discord's 5 s, and a margin for the
+time between the hook and the IDENTIFY frame."""
 
 
 def make_bot(settings: Settings) -> BalootClient:

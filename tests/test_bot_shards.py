@@ -69,7 +69,8 @@ class PgTable(BotTable):
     reader: PgReader
     last_dm: Message
     last_dm_button: str
-    forwarded: int = 0  # presses acknowledged by one process and applied by another
+    forwards = False  # its DM presses reach another process than its own (a table of shard 1 of 2)
+    forwarded = 0  # presses acknowledged by one process and applied by another
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return self.reader.query(sql, params)
@@ -77,8 +78,7 @@ class PgTable(BotTable):
     async def press(self, player: Player, button: Button) -> InteractionResult:
         """A press; one in a DM for a table of shard 1 is acknowledged by shard 0's process (a deferred update,
         type 6) and applied by shard 1's: it is in the records once, and nobody is refused."""
-        if player.person.dm_channel.id != self.env.channel_of(button.message).id or shard_of(self.guild.id,
-                                                                                           COUNT) == 0:
+        if not self.forwards or player.person.dm_channel.id != self.env.channel_of(button.message).id:
             return await super().press(player, button)
         before = self.action_count()
         result = await player.person.click(button.message, button.custom_id)
@@ -191,6 +191,7 @@ async def test_two_processes_each_hold_their_shards_tables(
             1: await seat_table(env, guilds[1], bots[1], reader, dms=[True, False, False, False]),
         }
         await open_hands(tables[1])
+        tables[1].forwards = True
 
         # A DM press for shard 1's table reaches shard 0's process: acknowledged there at once (a deferred
         # update) and forwarded through PostgreSQL to shard 1's process, which applies it and answers through

@@ -130,6 +130,7 @@ class PostgresDatabase(Database):
     def __init__(self, pool: Any, url: str = "") -> None:
         self._pool = pool
         self.url = url  # for the dedicated LISTEN connection (issue 11)
+        self._turns: set[asyncio.Task[None]] = set()
         self.closed = False
 
     @classmethod
@@ -187,6 +188,30 @@ class PostgresDatabase(Database):
         """``NOTIFY channel, payload`` (issue 11: a DM press forwarded to the process holding its table)."""
         with mapped():
             await self._pool.execute("SELECT pg_notify($1, $2)", channel, payload)
+
+    async def take_turn(self, key: int, hold: float) -> None:
+        """Wait for the session advisory lock ``key``, and keep it ``hold`` seconds after returning (issue 11:
+        one identify per bucket per 5 s across processes). A process that dies lets it go with its connection."""
+        with mapped():
+            conn = await self._pool.acquire()
+            try:
+                await conn.execute("SELECT pg_advisory_lock($1)", key)
+            except BaseException:
+                await self._pool.release(conn)
+                raise
+
+        async def let_go() -> None:
+            try:
+                await asyncio.sleep(hold)
+                with suppress(*_DRIVER):
+                    await conn.execute("SELECT pg_advisory_unlock($1)", key)
+            finally:
+                with suppress(*_DRIVER):
+                    await self._pool.release(conn)
+
+        task = asyncio.create_task(let_go(), name="baloot-identify-turn")
+        self._turns.add(task)
+        task.add_done_callback(self._turns.discard)
 
     def listen(self, channels: Sequence[str], callback: Callable[[str, str], None]) -> Listening:
         """LISTEN on ``channels`` on a dedicated connection, connected again whenever it drops."""

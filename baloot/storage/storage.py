@@ -69,6 +69,10 @@ def _seat(row: Row) -> SeatRow:
     )
 
 
+IDENTIFY_LOCK = 7_411_200
+"""The advisory lock keys of the identify buckets (``IDENTIFY_LOCK + bucket``; the lease takers use 7411151)."""
+
+
 class Storage:
     """Async, typed access to the Baloot database. Open with :meth:`open`."""
 
@@ -134,6 +138,14 @@ class Storage:
 
     async def notify(self, channel: str, payload: str) -> None:
         await self.db.notify(channel, payload)
+
+    async def identify_turn(self, bucket: int, spacing: float) -> None:
+        """Wait until no other process sharing this database identified a shard of ``bucket`` (``shard_id %
+        max_concurrency``) in the last ``spacing`` seconds, and take the turn (issue 11). PostgreSQL only."""
+        take_turn = getattr(self.db, "take_turn", None)
+        if take_turn is None:
+            raise StorageUnavailable("this database cannot space identifies across processes (PostgreSQL only)")
+        await take_turn(IDENTIFY_LOCK + bucket, spacing)
 
     def listen(self, channels: Sequence[str], callback: Callable[[str, str], None]) -> Any:
         """Call ``callback(channel, payload)`` for each notification on ``channels`` (a dedicated connection,
