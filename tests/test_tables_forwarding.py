@@ -92,3 +92,24 @@ async def test_sqlite_has_no_forwarding(tmp_path: Path) -> None:
         assert service.forwarder is None
     finally:
         await stop(service)
+
+
+async def test_the_listen_connection_comes_back_after_the_server_restarts(pg_cluster: Cluster) -> None:
+    url = await pg_cluster.new_database()
+    zero, _ = await process(url, 0, "zero")
+    one, heard_one = await process(url, 1, "one")
+    try:
+        assert zero.forwarder is not None and one.forwarder is not None
+        pg_cluster.pause()  # every connection dropped, the LISTEN ones too
+        pg_cluster.resume()
+        await one.forwarder.wait_listening(15)
+        await zero.forwarder.wait_listening(15)
+        for _ in range(20):  # the pools drop their lost connections on first use
+            if await zero.forwarder.forward(1, GUILD, {"token": "again"}):
+                break
+            await asyncio.sleep(0.5)
+        await asyncio.sleep(0.2)
+        assert heard_one == [{"token": "again"}]
+    finally:
+        await stop(zero)
+        await stop(one)
