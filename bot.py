@@ -13,7 +13,8 @@ timers, the workers and the storage. The token is never logged.
 
 Several processes (issue 11): with ``SHARD_COUNT`` (and ``SHARD_IDS``) the bot
 is a discord.py ``AutoShardedBot`` holding those shards; it resumes and drives
-only the tables of guilds on its shards, and syncs the commands only where
+only the tables of guilds on its shards (on PostgreSQL a DM press for another process's table is
+forwarded to it: :mod:`baloot.tables.forwarding`), and syncs the commands only where
 ``SYNC_COMMANDS`` says (by default: the process holding shard 0). Without
 them it is one plain ``Bot`` process, as before.
 """
@@ -50,6 +51,7 @@ from baloot.tables.workers import worker_pool
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
 from cogs.emojis import CARD_EMOJIS
+from cogs.forward import apply_forwarded
 from cogs.pacing import Pacer, install_pacer, share
 from cogs.presenter import Presenter
 from cogs.replies import install_error_handler
@@ -148,6 +150,9 @@ class BalootClient(_Client):
                      settings.shard_count)
         else:
             log.info("resumed %d tables", len(resumed))
+        if service.forwarder is not None:  # PostgreSQL: DM presses forwarded to the holder of their table
+            service.forwarder.start(lambda press: apply_forwarded(self, press))
+            await service.forwarder.wait_listening()
         service.start_sweeping()
         service.start_keeping_leases()  # sharded only: renew, and take over shards whose holder stopped
 
@@ -183,6 +188,53 @@ class ShardedBalootBot(BalootClient, commands.AutoShardedBot):
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings, shard_count=settings.shard_count, shard_ids=list(settings.shard_ids))
+
+    max_concurrency = 1  # shards of one bucket (shard_id % max_concurrency) identify 5 s apart (Discord)
+
+    async def setup_hook(self) -> None:
+        await super().setup_hook()
+        if self.storage is not None and self.storage.notifies:
+            try:
+                _, _, limit = await self.http.get_bot_gateway()
+                self.max_concurrency = max(1, int(limit.get("max_concurrency", 1)))
+            except (discord.HTTPException, *UNREACHABLE, ValueError, TypeError) as exc:
+                log.warning("could not read max_concurrency from /gateway/bot (%s); identifying one at a time", exc)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Identify shards of one bucket (``shard_id % max_concurrency``) at least :data:`IDENTIFY_SPACING`
+        apart across every process on the shared PostgreSQL (issue 11); else discord.py's own spacing."""
+        storage = self.storage
+        if storage is None or not storage.notifies or shard_id is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        bucket = shard_id % self.max_concurrency
+        await storage.identify_turn(bucket, IDENTIFY_SPACING)
+        log.info("shard %s: identifying (bucket %s of %s)", shard_id, bucket, self.max_concurrency)
+
+    async def launch_shard(self, gateway: Any, shard_id: int, *, initial: bool = False) -> None:
+        """Connect a shard only once this process holds its lease (issue 11).
+
+        A process started on a shard range another live process holds is a
+        standby: it does not connect those shards, so Discord's events and
+        presses for their guilds keep going to the holder alone. Its lease keeper
+        takes a lease over when the holder stops renewing it (a crash); the shard
+        connects then.
+        """
+        service = self.service
+        leases = service.leases if service is not None else None
+        if leases is not None and shard_id not in leases.fences:
+            log.info("shard %s: not connecting it while another bot process holds its lease", shard_id)
+            while shard_id not in leases.fences and not self.is_closed():
+                await asyncio.sleep(min(1.0, leases.renew_every))
+            if self.is_closed():
+                return
+            log.info("shard %s: its lease is ours now; connecting it", shard_id)
+        await super().launch_shard(gateway, shard_id, initial=initial)
+
+
+IDENTIFY_SPACING = 5.5
+"""Seconds between two identifies of one bucket across processes: Discord's 5 s, and a margin for the
+time between the hook and the IDENTIFY frame."""
 
 
 def make_bot(settings: Settings) -> BalootClient:

@@ -115,6 +115,7 @@ class ErrorCode(StrEnum):
     TABLE_FINISHED = "table_finished"
     BAD_OPTION = "bad_option"
     TABLE_ELSEWHERE = "table_elsewhere"
+    TABLE_RESTARTING = "table_restarting"
 
     # -- the Discord layer (cogs) ----------------------------------------------------------
     BOT_PERMISSIONS = "bot_permissions"

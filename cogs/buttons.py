@@ -31,8 +31,9 @@ from baloot.render import (
     table_info_from,
 )
 from baloot.render.text import display_name
-from baloot.tables import NoTableHere, PlayerHand
+from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableRestarting
 
+from .forward import forwarded_payload
 from .private import Shown, with_seat_picture
 from .replies import (
     NotYourHand,
@@ -87,6 +88,10 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
             rendered = None if state is None else runtime.private.render(state, action_id.seat, locale)
             payload, shown = rendered if rendered is not None else (render_text("error.match_over", locale), None)
         await update(interaction, payload)
+    except TableElsewhere as exc:
+        shown = None
+        if not await forward_press(runtime, interaction, action_id, exc):
+            await reply_error(interaction, exc)
     except Exception as exc:
         shown = None
         await reply_error(interaction, exc)
@@ -94,6 +99,23 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
         if viewer is not None:
             runtime.private.end(viewer, interaction if shown is not None else None, shown)
     await tell_dms_closed(interaction)
+
+
+async def forward_press(runtime: Runtime, interaction: discord.Interaction, action_id: ActionId,
+                        elsewhere: TableElsewhere) -> bool:
+    """A DM press for a table another process holds (issue 11): acknowledged at once (a deferred update)
+    and forwarded to the holder, which applies it and answers through the token. With no live holder,
+    or none acknowledging in time, the answer is "the table is restarting" and nothing changed.
+    False: not forwardable here (SQLite, a press in a server): answer ``elsewhere`` as before."""
+    forwarder = runtime.service.forwarder
+    if forwarder is None or interaction.guild_id is not None or elsewhere.guild_id is None:
+        return False
+    if not interaction.response.is_done():
+        await interaction.response.defer()
+    table_id = parse_id(action_id.table_id)
+    if not await forwarder.forward(table_id, elsewhere.guild_id, forwarded_payload(interaction)):
+        await reply_error(interaction, TableRestarting())
+    return True
 
 
 async def show_hand(interaction: discord.Interaction, table_id: int | None) -> None:

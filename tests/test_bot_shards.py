@@ -4,8 +4,13 @@ Each process holds the guilds of its shard: it answers only their interactions,
 resumes only their tables, and a restart of one leaves the other's table alone.
 Players press in the channels (ephemeral "My hand" views), which reach the
 guild's own shard; a press in a DM reaches shard 0 only, so one for the other
-process's table is refused privately and changes nothing. All the bot-token
-calls of both processes together stay within Discord's global limit.
+process's table is acknowledged there and forwarded (PostgreSQL NOTIFY) to the
+process holding it, which applies it and answers through the token. With that
+process SIGKILLed, such a press is answered "the table is restarting" and
+changes nothing; restarted, it takes its lease back and they work again. A
+third process started on a held shard range changes nothing. Every answered
+press is in the stored records once. All the bot-token calls of both
+processes together stay within Discord's global limit.
 """
 
 from __future__ import annotations
@@ -21,8 +26,9 @@ import asyncpg
 from fakediscord import BotProcess, Channel, DiscordEnv, Guild, Message
 from fakediscord.gateway import shard_of
 from fakediscord.server import GLOBAL_RATE_LIMIT
+from fakediscord.users import InteractionResult
 from pg_cluster import Cluster
-from test_bot_harness import ACTION_RE, BotTable, Player, bot_env, contract_policy, forge, refused
+from test_bot_harness import BotTable, Button, Player, bot_env, contract_policy, forge, plain
 
 from baloot.i18n import t
 
@@ -61,9 +67,32 @@ class PgTable(BotTable):
     """A :class:`BotTable` whose database is the shared PostgreSQL."""
 
     reader: PgReader
+    last_dm: Message
+    last_dm_button: str
+    forwards = False  # its DM presses reach another process than its own (a table of shard 1 of 2)
+    forwarded = 0  # presses acknowledged by one process and applied by another
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return self.reader.query(sql, params)
+
+    async def press(self, player: Player, button: Button) -> InteractionResult:
+        """A press; one in a DM for a table of shard 1 is acknowledged by shard 0's process (a deferred update,
+        type 6) and applied by shard 1's: it is in the records once, and nobody is refused."""
+        if not self.forwards or player.person.dm_channel.id != self.env.channel_of(button.message).id:
+            return await super().press(player, button)
+        before = self.action_count()
+        result = await player.person.click(button.message, button.custom_id)
+        assert not result.rejected, result.rejected
+        assert result.response_type == 6, (button, [m.content for m in result.messages])
+        await self.env.wait_for(lambda: self.action_count() > before, 10)
+        assert self.action_count() == before + 1
+        assert not result.followups, [m.content for m in result.followups]
+        player.presses += 1
+        self.forwarded += 1
+        self.last_version = button.version
+        self.acted.append((button.seat, button.code))
+        self.last_dm, self.last_dm_button = button.message, button.custom_id
+        return result
 
 
 class ChannelPlayer(Player):
@@ -113,6 +142,28 @@ async def open_hands(table: PgTable) -> None:
             assert opened.response_type == 4 and opened.ephemeral, opened.rejected
 
 
+async def dm_press(table: PgTable, player: Player, bots: dict[int, BotProcess]) -> None:
+    """The others play until it is ``player``'s turn; they press in their DM and shard 1's process applies it
+    (forwarded from shard 0's, which received it)."""
+    while True:
+        turn = await table.wait_turn()
+        assert turn is not None
+        if turn[0] is player:
+            break
+        await table.press(turn[0], SUN(*turn))
+    button = SUN(*turn)
+    await table.press(player, button)  # acknowledged at once by the process of shard 0, applied by shard 1's
+    assert table.forwarded == 1
+    await table.env.wait_for(
+        lambda: button.custom_id not in table.env.messages[button.message.id].custom_ids(), 10)
+    assert "applying a press for table" in bots[1].output and "forwarded a DM press" in bots[0].output
+
+
+async def first_followup(env: DiscordEnv, answer: InteractionResult) -> Message:
+    """The first followup of an interaction (a forwarded or deferred press's private answer)."""
+    return await env.wait_for(lambda: answer.followups[0] if answer.followups else None, 10)
+
+
 def interactions_heard(env: DiscordEnv, channel: Channel) -> int:
     return sum(1 for i in env.interactions.values() if i.channel.id == channel.id)
 
@@ -140,23 +191,37 @@ async def test_two_processes_each_hold_their_shards_tables(
             1: await seat_table(env, guilds[1], bots[1], reader, dms=[True, False, False, False]),
         }
         await open_hands(tables[1])
+        tables[1].forwards = True
 
-        # A DM press for shard 1's table reaches shard 0's process: refused privately, nothing changed.
+        # A DM press for shard 1's table reaches shard 0's process: acknowledged there at once (a deferred
+        # update) and forwarded through PostgreSQL to shard 1's process, which applies it and answers through
+        # the token: the DM is redrawn for the next version, and nothing is refused.
         host = tables[1].players[0]
-        dm = await host.person.wait_dm(lambda m: any(ACTION_RE.match(c) for c in m.custom_ids()))
-        custom_id = next(c for c in dm.custom_ids() if ACTION_RE.match(c))
-        before = tables[1].action_count()
-        answer = await forge(host.person, dm, custom_id)
-        assert refused(answer) == t("error.table_elsewhere", "en")
-        assert tables[1].action_count() == before
-        # ... so the host plays from the channel too.
-        mine = next(m for m in tables[1].table_messages() if m.components)
-        assert (await host.person.click(mine, "My hand")).ephemeral
-        tables[1].players[0] = ChannelPlayer(host.person, host.seat)
+        await dm_press(tables[1], host, bots)
+        # A second press of the same (now stale) button is forwarded too, and refused there as a local one is.
+        stale = await forge(host.person, tables[1].last_dm, tables[1].last_dm_button)
+        assert stale.response_type == 6, stale.rejected
+        refusal = await first_followup(env, stale)
+        assert plain(refusal.content) == t("error.stale_button", "en") and refusal.ephemeral
+        assert tables[1].action_count() == len(tables[1].acted)
 
-        # Both tables play a hand at once, each driven by its own process.
+        # A third process started on shard 1's range, which shard 1's process holds, changes nothing: it takes
+        # no lease, resumes no table, connects no shard (so answers no press) and applies no forwarded press.
+        third = await env.start_bot("bot.py", env=bot_env(
+            tmp_path / "unused-3.db", DATABASE_URL=url, SHARD_COUNT=str(COUNT), SHARD_IDS="1", TABLE_PICTURES="0",
+            LEASE_SECONDS="3"), wait_ready=False, expect_commands=False)
+        await env.wait_for(lambda: "not connecting it while another bot process holds its lease" in third.output, 20)
+
+        # Both tables play a hand at once, each driven by its own process; the host of shard 1's table plays
+        # from their DM, every press of theirs forwarded from shard 0's process to shard 1's.
         steps = await asyncio.gather(tables[0].play_hand(SUN), tables[1].play_hand(SUN))
         assert min(steps) > 8
+        assert tables[1].forwarded > 1
+        assert sorted(s.shard for s in env.gateway.sessions) == [(0, 2), (1, 2)]  # the third never identified
+        assert "resumed 0 tables of shards [1] of 2" in third.output
+        assert "shards [1] are held by another bot process" in third.output
+        assert "applying a press" not in third.output and "took the leases" not in third.output
+        await third.stop()
         for table in tables.values():
             assert table.action_count() == len(table.acted)
             table.assert_private()
@@ -170,17 +235,36 @@ async def test_two_processes_each_hold_their_shards_tables(
                 interactions_heard(env, tables[shard].channel) + (dm_presses if shard == 0 else 0))
         assert not [i for i in env.interactions.values() if not i.acknowledged]
 
-        # A restart of shard 1's process resumes its own table only; shard 0's plays on meanwhile.
+        # Shard 1's process SIGKILLed: a DM press for its table is acknowledged, answered "the table is
+        # restarting" (no acknowledgement from the dead holder, then no live holder at all) and changes nothing.
+        await bots[1].kill()
+        for _ in range(2):
+            before = tables[1].action_count()
+            answer = await forge(host.person, tables[1].last_dm, tables[1].last_dm_button)
+            assert answer.response_type == 6, answer.rejected
+            restarting = await first_followup(env, answer)
+            assert plain(restarting.content) == t("error.table_restarting", "en") and restarting.ephemeral
+            assert tables[1].action_count() == before
+            await asyncio.sleep(3.5)  # the second one: after the dead process's lease ran out (LEASE_SECONDS)
+        assert "no live holder of shard 1" in bots[0].output
+
+        # Restarted, shard 1's process takes its lease back and resumes its own table only; shard 0's plays on.
         # The killed process still holds shard 1's lease until it runs out (LEASE_SECONDS): the restarted
         # one resumes the table when it takes the lease over, at once or at its next renewal.
-        await bots[1].restart(expect_commands=False)
+        applied_before = bots[1].output.count("applying a press for table")
+        await bots[1].start(expect_commands=False)
         await env.wait_for(lambda: "resumed 1 tables of shards [1] of 2" in bots[1].output
                            or "took over shard leases [1]: resumed 1 tables" in bots[1].output, 15)
         assert "resumed 0 tables of shards [0] of 2" in bots[0].output
         await open_hands(tables[1])
+        forwarded_before = tables[1].forwarded
         steps = await asyncio.gather(tables[0].play_hand(SUN), tables[1].play_hand(SUN))
         assert min(steps) > 8
-        for table in tables.values():
+        # ... and the DM presses for its table work again (forwarded, applied by the restarted process).
+        assert tables[1].forwarded > forwarded_before
+        assert bots[1].output.count("applying a press for table") >= applied_before + tables[1].forwarded - \
+            forwarded_before
+        for table in tables.values():  # every answered press in the records, once, in order
             stored = [(a["seat"], a["type"]) for h in table.record()["hands"] for a in h["actions"]]
             assert [seat for seat, _ in stored] == [seat for seat, _ in table.acted]
             table.assert_clean_log()

@@ -243,6 +243,7 @@ _ERRORS: Final = {
     "error.bad_option": "That table option is not valid: {detail}",
     "error.table_elsewhere": ("This table is run by another part of the bot, which cannot take presses from "
                               "direct messages yet — nothing changed. Play with “My hand” on the table message."),
+    "error.table_restarting": "This table is restarting — nothing changed. Try again in a moment.",
     # What a table option error says outside English, where its free-text detail (English) is not shown.
     "error.bad_option.detail": "pick one of the values the command offers.",
     "error.bot_permissions": "I cannot run a table in this channel: I am missing {missing}. "

@@ -99,6 +99,7 @@ CODE_KEYS: Final[Mapping[ErrorCode, str]] = {
     E.TABLE_FINISHED: "error.table_finished",
     E.BAD_OPTION: "error.bad_option",
     E.TABLE_ELSEWHERE: "error.table_elsewhere",
+    E.TABLE_RESTARTING: "error.table_restarting",
     E.BOT_PERMISSIONS: "error.bot_permissions",
 }
 """The catalog key of every error code (a test checks it is total and both catalogs hold each)."""
@@ -121,6 +122,7 @@ SERVICE_ERRORS: Final = (
     "error.table_finished",
     "error.bad_option",
     "error.table_elsewhere",
+    "error.table_restarting",
     "error.busy",
     "error.internal",
 )

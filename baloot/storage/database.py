@@ -97,6 +97,12 @@ class Database(ABC):
 
     dialect: Dialect
     closed: bool
+    notifies: bool = False
+    """Whether :meth:`notify` and ``listen`` work (PostgreSQL's NOTIFY/LISTEN; not SQLite)."""
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Send ``payload`` to the listeners of ``channel`` (PostgreSQL only)."""
+        raise StorageError("this database cannot notify other processes (PostgreSQL only)")
 
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Connection]:

@@ -13,7 +13,8 @@ or :class:`StorageError`.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable, Iterator
+import logging
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager, suppress
 from typing import Any, Final
 
@@ -24,6 +25,8 @@ from .database import Connection, Database, Row, SqlParams, StorageConflict
 from .dialect import POSTGRESQL
 from .errors import StorageError, StorageUnavailable
 from .migrations import migrate
+
+log = logging.getLogger("baloot.storage")
 
 _TRANSIENT: Final[tuple[type[BaseException], ...]] = (
     pg.PostgresConnectionError,  # class 08: connection lost, refused, rejected
@@ -122,8 +125,12 @@ class PostgresDatabase(Database):
 
     dialect = POSTGRESQL
 
-    def __init__(self, pool: Any) -> None:
+    notifies = True
+
+    def __init__(self, pool: Any, url: str = "") -> None:
         self._pool = pool
+        self.url = url  # for the dedicated LISTEN connection (issue 11)
+        self._turns: set[asyncio.Task[None]] = set()
         self.closed = False
 
     @classmethod
@@ -135,7 +142,7 @@ class PostgresDatabase(Database):
             raise ValueError("pool sizes must satisfy 1 <= min_size <= max_size")
         with mapped():
             pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
-        db = cls(pool)
+        db = cls(pool, url)
         try:
             if migrate_schema:
                 await migrate(db)
@@ -176,3 +183,84 @@ class PostgresDatabase(Database):
     async def fetch_all(self, sql: str, params: SqlParams = ()) -> list[Row]:
         with mapped():
             return list(await self._pool.fetch(POSTGRESQL.sql(sql), *params))
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """``NOTIFY channel, payload`` (issue 11: a DM press forwarded to the process holding its table)."""
+        with mapped():
+            await self._pool.execute("SELECT pg_notify($1, $2)", channel, payload)
+
+    async def take_turn(self, key: int, hold: float) -> None:
+        """Wait for the session advisory lock ``key``, and keep it ``hold`` seconds after returning (issue 11:
+        one identify per bucket per 5 s across processes). A process that dies lets it go with its connection."""
+        with mapped():
+            conn = await self._pool.acquire()
+            try:
+                await conn.execute("SELECT pg_advisory_lock($1)", key)
+            except BaseException:
+                await self._pool.release(conn)
+                raise
+
+        async def let_go() -> None:
+            try:
+                await asyncio.sleep(hold)
+                with suppress(*_DRIVER):
+                    await conn.execute("SELECT pg_advisory_unlock($1)", key)
+            finally:
+                with suppress(*_DRIVER):
+                    await self._pool.release(conn)
+
+        task = asyncio.create_task(let_go(), name="baloot-identify-turn")
+        self._turns.add(task)
+        task.add_done_callback(self._turns.discard)
+
+    def listen(self, channels: Sequence[str], callback: Callable[[str, str], None]) -> Listening:
+        """LISTEN on ``channels`` on a dedicated connection, connected again whenever it drops."""
+        return Listening(self.url, tuple(channels), callback)
+
+
+class Listening:
+    """A dedicated connection LISTENing on some channels; reconnects (every second) while it is not closed."""
+
+    RETRY: Final = 1.0
+
+    def __init__(self, url: str, channels: tuple[str, ...], callback: Callable[[str, str], None]) -> None:
+        self.url = url
+        self.channels = channels
+        self.callback = callback
+        self.connected = asyncio.Event()
+        self._task = asyncio.create_task(self._run(), name="baloot-listen")
+
+    def _heard(self, _conn: Any, _pid: int, channel: str, payload: str) -> None:
+        self.callback(channel, payload)
+
+    async def _run(self) -> None:
+        while True:
+            conn: Any = None
+            try:
+                conn = await asyncpg.connect(self.url)
+                lost = asyncio.Event()
+                conn.add_termination_listener(lambda _c, lost=lost: lost.set())
+                for channel in self.channels:
+                    await conn.add_listener(channel, self._heard)
+                self.connected.set()
+                while not lost.is_set() and not conn.is_closed():
+                    with suppress(TimeoutError):
+                        await asyncio.wait_for(lost.wait(), 5.0)
+                    if not lost.is_set():
+                        await conn.execute("SELECT 1")  # a dropped server is noticed here
+            except asyncio.CancelledError:
+                if conn is not None:
+                    conn.terminate()
+                raise
+            except _DRIVER as exc:
+                log.warning("LISTEN connection lost (%s); connecting again", storage_error(exc))
+            finally:
+                self.connected.clear()
+            if conn is not None and not conn.is_closed():
+                conn.terminate()
+            await asyncio.sleep(self.RETRY)
+
+    async def close(self) -> None:
+        self._task.cancel()
+        with suppress(asyncio.CancelledError):
+            await self._task

@@ -69,6 +69,10 @@ def _seat(row: Row) -> SeatRow:
     )
 
 
+IDENTIFY_LOCK = 7_411_200
+"""The advisory lock keys of the identify buckets (``IDENTIFY_LOCK + bucket``; the lease takers use 7411151)."""
+
+
 class Storage:
     """Async, typed access to the Baloot database. Open with :meth:`open`."""
 
@@ -120,6 +124,36 @@ class Storage:
     async def leases(self) -> list[Lease]:
         """Every shard lease, by shard."""
         return await leases.leases(self.db)
+
+    async def live_lease(self, shard_id: int) -> Lease | None:
+        """The lease of ``shard_id`` if a holder keeps it alive now (else None: no process drives the shard)."""
+        now = self.clock()
+        return next((x for x in await leases.leases(self.db) if x.shard_id == shard_id and x.expires_at > now), None)
+
+    # -- messages between bot processes (issue 11; PostgreSQL only) --------------------------------
+    @property
+    def notifies(self) -> bool:
+        """Whether processes sharing this database can message each other (PostgreSQL LISTEN/NOTIFY)."""
+        return self.db.notifies
+
+    async def notify(self, channel: str, payload: str) -> None:
+        await self.db.notify(channel, payload)
+
+    async def identify_turn(self, bucket: int, spacing: float) -> None:
+        """Wait until no other process sharing this database identified a shard of ``bucket`` (``shard_id %
+        max_concurrency``) in the last ``spacing`` seconds, and take the turn (issue 11). PostgreSQL only."""
+        take_turn = getattr(self.db, "take_turn", None)
+        if take_turn is None:
+            raise StorageUnavailable("this database cannot space identifies across processes (PostgreSQL only)")
+        await take_turn(IDENTIFY_LOCK + bucket, spacing)
+
+    def listen(self, channels: Sequence[str], callback: Callable[[str, str], None]) -> Any:
+        """Call ``callback(channel, payload)`` for each notification on ``channels`` (a dedicated connection,
+        connected again when it drops); the returned object's ``close()`` stops it. PostgreSQL only."""
+        listen = getattr(self.db, "listen", None)
+        if listen is None:
+            raise StorageUnavailable("this database cannot listen to other processes (PostgreSQL only)")
+        return listen(channels, callback)
 
     # -- server settings ----------------------------------------------------------
     async def guild_settings(self, guild_id: int) -> GuildSettings:

@@ -23,6 +23,7 @@ from .errors import (
     TableExists,
     TableFull,
     TableNotRunning,
+    TableRestarting,
 )
 from .info import ActResult, EndResult, PlayerHand, SeatInfo, TableInfo, Version
 from .leases import ShardLeases
@@ -60,6 +61,7 @@ __all__ = [
     "TableFull",
     "TableInfo",
     "TableNotRunning",
+    "TableRestarting",
     "TableService",
     "TableSnapshot",
     "Version",

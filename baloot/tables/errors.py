@@ -88,6 +88,18 @@ class TableElsewhere(TableError):
     default = "This table is run by another bot process."
     default_code = ErrorCode.TABLE_ELSEWHERE
 
+    def __init__(self, message: str | None = None, *, guild_id: int | None = None) -> None:
+        super().__init__(message)
+        self.guild_id = guild_id  # the table's guild: its shard's holder runs it
+
+
+class TableRestarting(TableError):
+    """A DM press for a table whose holding process is not answering (dead or restarting, issue 11):
+    nothing changed; the press works again once a process holds the table's shard."""
+
+    default = "This table is restarting; try again in a moment."
+    default_code = ErrorCode.TABLE_RESTARTING
+
 
 class BadOption(TableError):
     """A table option that is not valid; its message (``detail``) says what is allowed."""

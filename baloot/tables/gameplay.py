@@ -37,7 +37,8 @@ class GameplayOps(ServiceBase):
         if row is None:
             raise NoTableHere("That table does not exist.")
         if row.status.live and not self.holds(row.guild_id):
-            raise TableElsewhere()  # a DM press reaches shard 0; the table lives with its guild's shard
+            # a DM press reaches shard 0; the table lives with its guild's shard
+            raise TableElsewhere(guild_id=row.guild_id)
         raise TableNotRunning("This table has closed; its match is over.", code=ErrorCode.TABLE_FINISHED)
 
     @staticmethod

@@ -26,6 +26,7 @@ from ..storage import Storage, StorageError, StorageUnavailable
 from ..storage.rows import TableStatus
 from .bots import BOT_LEVELS, BotFactory
 from .events import TableResumed
+from .forwarding import PressForwarder
 from .gameplay import GameplayOps
 from .info import TableInfo
 from .leases import ShardLeases
@@ -80,6 +81,8 @@ class TableService(LobbyOps, GameplayOps):
         self.storage = storage
         self.owns_guild = owns_guild  # None: every guild (one process holds all tables)
         self.leases = leases  # None: no shard leases (one process on its database)
+        # PostgreSQL with leases: DM presses forwarded to the holder of their table (issue 11)
+        self.forwarder = PressForwarder(storage, leases) if leases is not None and storage.notifies else None
         self._keeper: asyncio.Task[None] | None = None
         self.rng_factory = rng_factory
         self.turn_seconds_default = turn_seconds_default
@@ -236,6 +239,8 @@ class TableService(LobbyOps, GameplayOps):
             self._keeper.cancel()
         for table in list(self._tables.values()):
             self.turns.cancel(table)
+        if self.forwarder is not None:
+            await self.forwarder.close()
         if self.leases is not None:  # a clean stop: the next process on these shards need not wait
             try:
                 await self.leases.release()
