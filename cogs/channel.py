@@ -17,14 +17,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
 from baloot.render import Notice, Payload, render_lobby, render_notice, render_table
 from baloot.render.picture import table_picture
+from baloot.render.table import thrown_in_before
 from baloot.tables import StorageUnavailable
 
 from .payloads import attach_picture, message_args, send_args
@@ -145,6 +146,40 @@ class ChannelBoard:
             if board.dirty and self.boards.get(state.table_id) is board:
                 self._start_flush(state, board)
 
+    def fold(self, state: TableState, hand_no: int) -> None:
+        """A new deal after thrown-in ones (R4) takes over their channel message (issue 10 item 6).
+
+        Everyone passed twice, so the deal passed on: instead of a new message per
+        deal, hand ``hand_no`` edits the thrown-in hand's message, which then says
+        in one line how many deals were thrown in (:func:`~baloot.render.table.thrown_in_before`).
+        A thrown-in hand whose message was not sent yet is never sent.
+        """
+        sheet = state.snapshot.sheet
+        if hand_no < 1 or sheet is None or not thrown_in_before(sheet, hand_no):
+            return
+        board = self.board(state.table_id)
+        previous, key = hand_key(hand_no - 1), hand_key(hand_no)
+        board.dirty.discard(previous)
+        board.held.discard(previous)
+        state.shown(hand_no - 1)
+        message_id = board.messages.pop(previous, None)
+        if message_id is None or key in board.messages:
+            return
+        board.messages[key] = message_id
+        self._later(self._remember(state, key, message_id))
+
+    async def _remember(self, state: TableState, key: str, message_id: int) -> None:
+        """Store which message shows ``key``, so that edits go on after a restart (a failure is only logged)."""
+        try:
+            await self.runtime.service.remember_message(state.table_id, key, state.channel_id, message_id)
+        except StorageUnavailable as exc:  # kept in memory; only a restart would send it anew
+            log.warning("table %s: could not remember message %s (%s)", state.table_id, key, exc)
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
     def touch_current(self, state: TableState, *, card: bool = False) -> None:
         """Mark the message of the current hand (or the lobby before the first deal)."""
         hand_no = state.hand_no
@@ -227,10 +262,7 @@ class ChannelBoard:
         except discord.HTTPException:
             log.exception("table %s: could not send %s", state.table_id, key)
             return
-        try:
-            await self.runtime.service.remember_message(state.table_id, key, state.channel_id, sent_id)
-        except StorageUnavailable as exc:  # sent and kept in memory; only a restart would send it anew
-            log.warning("table %s: could not remember message %s (%s)", state.table_id, key, exc)
+        await self._remember(state, key, sent_id)
 
     def announce(self, state: TableState, notice: Notice) -> None:
         """A one-line message in the table's channel (a timeout, the table being back); through a channel
@@ -245,9 +277,7 @@ class ChannelBoard:
             except discord.HTTPException:
                 log.exception("table %s: could not send a notice", state.table_id)
 
-        task = asyncio.create_task(send())
-        self._notices.add(task)
-        task.add_done_callback(self._notices.discard)
+        self._later(send())
 
     async def close(self) -> None:
         """Cancel pending edits (shutdown)."""

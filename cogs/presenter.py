@@ -153,6 +153,7 @@ class Presenter:
             state.notice = None
             self._later(state, *range(4), reach=Reach.EVERY)
             lobby = event.hand_no == 0 and LOBBY in channel.board(state.table_id).messages
+            channel.fold(state, event.hand_no)  # after a thrown-in deal: its message, not a new one
             channel.touch(state, *((LOBBY,) if lobby else ()), hand_key(event.hand_no))
         elif isinstance(event, ActionApplied):
             if event.auto:

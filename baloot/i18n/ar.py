@@ -109,6 +109,7 @@ _TABLE: Final = {
     "table.turn_line": "الدور على **{name}** — {deadline}",
     "table.turn_no_deadline": "الدور على **{name}**",
     "table.thrown_in": "الكل قال بس: تُلغى الجولة وينتقل التوزيع.",
+    "table.folded": "↻ أُعيد التوزيع: أُلغيت قبل هذه {hands} (الكل قال بس).",
     "table.annulled": "{name} قال كوش: تُلغى الجولة وينتقل التوزيع.",
     "table.match_score": "نتيجة الصكة",
     "table.score_line": "{team}: {points}",

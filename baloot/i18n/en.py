@@ -116,6 +116,7 @@ _TABLE: Final = {
     "table.turn_line": "**{name}** to act — {deadline}",
     "table.turn_no_deadline": "**{name}** to act",
     "table.thrown_in": "Everyone passed: the hand is thrown in and the deal passes on.",
+    "table.folded": "↻ Dealt again: {hands} thrown in before this one (everyone passed).",
     "table.annulled": "{name} called Kawesh: the hand is annulled and the deal passes on.",
     "table.match_score": "Match score",
     "table.score_line": "{team}: {points}",

@@ -63,10 +63,22 @@ def my_hand_components(info: TableInfo, locale: str) -> list[dict[str, Any]]:
     return rows([button(t("button.my_hand", locale), encode_table_id(info.table_id, "mine"), PRIMARY)])
 
 
+def thrown_in_before(sheet: MatchSummary, index: int) -> int:
+    """How many deals right before hand ``index`` were thrown in (R4: everyone passed twice, the deal
+    passes on). Their channel message is folded into this hand's (issue 10 item 6)."""
+    count = 0
+    while 0 <= index - 1 - count < len(sheet.hands) and sheet.hands[index - 1 - count].outcome == Outcome.THROWN_IN:
+        count += 1
+    return count
+
+
 def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: int, locale: str) -> dict[str, Any]:
     """The state of hand ``index`` from its public view: seats, bids, contract, doubling, projects, tricks, turn."""
     # issue 10: whose turn it is and who holds the trick come first, where the eye lands.
     description = [line for line in (turn_line(view, info, locale), winning_line(view, info, locale)) if line]
+    folded = thrown_in_before(sheet, index)
+    if folded:
+        description.append(t("table.folded", locale, hands=count("hands", folded, locale)))
     description.append(t(f"table.phase.{int(view.phase)}", locale))
     if view.outcome == Outcome.THROWN_IN:
         description.append(t("table.thrown_in", locale))
