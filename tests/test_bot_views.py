@@ -41,6 +41,20 @@ def status(message: Message) -> str:
     return plain(message.embeds[0].get("description", "")).split("\n")[0]
 
 
+async def settled(message: Message, quiet: float = 0.6, limit: float = 6.0) -> None:
+    """Wait until ``message`` has not been edited for ``quiet`` seconds (at most ``limit``): an edit the bot
+    owes for an earlier moment has landed, however slow a loaded machine is."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + limit
+    edits, since = message.edits, loop.time()
+    while loop.time() < end:
+        await asyncio.sleep(0.05)
+        if message.edits != edits:
+            edits, since = message.edits, loop.time()
+        elif loop.time() - since >= quiet:
+            return
+
+
 def enabled_actions(message: Message) -> list[str]:
     return [c["custom_id"] for row in message.components for c in row.get("components", [])
             if c.get("custom_id", "").startswith("bl:") and not c.get("disabled")]
@@ -153,7 +167,7 @@ async def test_a_waiting_dm_without_a_valid_token_is_edited_at_tricks_not_per_ca
         dm = live_view(carol, False)
         assert dm is not None
         if carol not in (player, previous):
-            await asyncio.sleep(0.3)  # let a DM edit of the previous moment (a phase change, a trick) land
+            await settled(dm)  # let a DM edit of the previous moment (a phase change, a trick) land
         edits = dm.edits
         result = await table.press(player, choice)
         if player is carol:  # every token carol gives expires at once: the bot must fall back to her DM
