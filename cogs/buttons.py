@@ -18,18 +18,22 @@ import discord
 from baloot.render import (
     ACTION_ID_TEMPLATE,
     LOBBY_ID_TEMPLATE,
+    RESULT_ID_TEMPLATE,
     TABLE_ID_TEMPLATE,
     ActionId,
     LobbyId,
     Payload,
     decode_action_id,
     decode_lobby_id,
+    decode_result_id,
     encode_action_id,
     encode_table_id,
     render_hand,
+    render_result,
     render_text,
     table_info_from,
 )
+from baloot.render.custom_ids import CustomIdError
 from baloot.render.text import display_name
 from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableRestarting
 
@@ -266,5 +270,42 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
         await lobby_press(interaction, decode_lobby_id(self.raw_id))
 
 
-DYNAMIC_ITEMS = (ActionButton, TableButton, LobbyButton)
+async def show_result(interaction: discord.Interaction, table_id: int, hand_no: int) -> None:
+    """A finished hand's full R7 breakdown, privately, in the presser's language (issue 10 item 6)."""
+    runtime = runtime_of(interaction.client)
+    state = runtime.shown.get(table_id)
+    if state is None:
+        raise NoTableHere("That table is no longer running.")
+    sheet = state.snapshot.sheet
+    hand = state.hand_at(hand_no)
+    payload = None if sheet is None else render_result(
+        runtime.render_info(state, for_seat=-1), None if hand is None else hand.public, sheet, hand_no,
+        user_locale(interaction))
+    if payload is None:
+        raise CustomIdError(f"hand {hand_no} of table {table_id} has no result")
+    await reply(interaction, payload, ephemeral=True)
+
+
+class ResultButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RESULT_ID_TEMPLATE):
+    """"Details" on a finished hand's table message: its R7 breakdown, answered privately."""
+
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=custom_id))
+        self.raw_id = custom_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ResultButton:
+        return cls(match.group(0))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answered(interaction, self._show(interaction))
+
+    async def _show(self, interaction: discord.Interaction) -> None:
+        table_id, hand_no = decode_result_id(self.raw_id)
+        await show_result(interaction, parse_id(table_id), hand_no)
+
+
+DYNAMIC_ITEMS = (ActionButton, TableButton, LobbyButton, ResultButton)
 """What ``bot.py`` registers in ``setup_hook`` (``bot.add_dynamic_items``)."""

@@ -12,7 +12,7 @@ from baloot import ActionType, Match, Phase, Rules, replay_summary
 from baloot.i18n import t
 from baloot.i18n.direction import rtl, strip_isolates
 from baloot.record import hand_summary
-from baloot.render import TableInfo, check_limits, render_score_sheet
+from baloot.render import TableInfo, check_limits, render_result, render_score_sheet
 from baloot.render.text import team_name
 from baloot.scoring import GAHWA
 from baloot.summary import summarize_match
@@ -55,9 +55,12 @@ def numbers(text: str) -> list[int]:
 
 
 def test_breakdown_matches_the_replay_summary_for_every_hand() -> None:
+    """The R7 breakdown of every scored hand: on the table message for the match's last hand; for the others
+    behind "Details" (issue 10 item 6), the message itself shrinking to who won and the scores."""
     for seed in range(3):
         match, ends = play_match(seed, Rules(target=152))
         assert len(ends) == len(match.hands)
+        sheet = summarize_match(match)
         running = [0, 0]
         for i, (hand, payload) in enumerate(zip(match.hands, ends, strict=True)):
             summary = hand_summary(hand)
@@ -67,8 +70,22 @@ def test_breakdown_matches_the_replay_summary_for_every_hand() -> None:
                 assert "thrown in" in payload["embeds"][0]["description"] or "Kawesh" in payload["embeds"][0][
                     "description"]
                 continue
-            result = fields_of(payload["embeds"][1])
-            assert payload["embeds"][1]["title"] == f"Hand {i + 1} result"
+            if i < len(match.hands) - 1:
+                compact = payload["embeds"]
+                assert len(compact) == 1 and compact[0]["title"] == t("table.title", "en", n=i + 1)
+                won = (hand.result.winner if hand.result else None) or 0
+                assert team_name(INFO, won, "en") in compact[0]["description"]
+                assert numbers(fields_of(compact[0])["Hand score"]) == summary["score"]
+                assert numbers(fields_of(compact[0])[f"Match score after hand {i + 1}"]) == running
+                buttons = [c["custom_id"] for row in payload["components"] for c in row["components"]]
+                assert buttons == ["bl:987654321:mine", f"bl:987654321:result:{i}"]
+                details = render_result(INFO, None, sheet, i, "en")
+                assert details is not None and details["components"] == []
+                embed = details["embeds"][0]
+            else:
+                embed = payload["embeds"][1]
+            result = fields_of(embed)
+            assert embed["title"] == f"Hand {i + 1} result"
             assert numbers(result["Card points"]) == summary["card_points"]
             assert numbers(result["Game points with projects"]) == summary["game_points"]
             assert numbers(result["Hand score"]) == summary["score"]

@@ -192,5 +192,7 @@ def test_table_message_follows_the_hand() -> None:
                 last = next(v for k, v in fields.items() if k.startswith("Last trick"))
                 assert card_text(action.card, "en") in last
     payload = table_payload(info, match, "en")
-    assert len(payload["embeds"]) >= 2 or match.finished
-    assert payload["embeds"][1]["title"] == "Hand 1 result"
+    if match.finished:  # the match's last hand: the hand, its R7 result and the score sheet (R8)
+        assert len(payload["embeds"]) >= 2 and payload["embeds"][1]["title"] == "Hand 1 result"
+    else:  # compact (issue 10 item 6): the result alone, the breakdown behind "Details"
+        assert len(payload["embeds"]) == 1 and payload["embeds"][0]["title"] == "Baloot — hand 1"

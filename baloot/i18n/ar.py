@@ -178,6 +178,7 @@ _TABLE: Final = {
     "lobby.bots": "أضف بوتات ({level})",
     "lobby.start": "ابدأ",
     "button.my_hand": "ورقي",
+    "button.details": "التفاصيل",
 }
 
 _ERRORS: Final = {

@@ -187,6 +187,7 @@ _TABLE: Final = {
     "lobby.bots": "Add bots ({level})",
     "lobby.start": "Start",
     "button.my_hand": "My hand",
+    "button.details": "Details",
 }
 
 _ERRORS: Final = {

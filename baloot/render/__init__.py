@@ -20,12 +20,14 @@ from .adapt import table_info_from
 from .custom_ids import (
     ACTION_ID_TEMPLATE,
     LOBBY_ID_TEMPLATE,
+    RESULT_ID_TEMPLATE,
     TABLE_ID_TEMPLATE,
     ActionId,
     CustomIdError,
     LobbyId,
     decode_action_id,
     decode_lobby_id,
+    decode_result_id,
     decode_table_id,
     encode_action_id,
     encode_table_id,
@@ -34,11 +36,12 @@ from .hand_view import render_hand, render_plays_elsewhere
 from .limits import LimitError, check_limits, limit_problems
 from .messages import render_error, render_notice, render_rules, render_score_sheet, render_text
 from .model import Notice, Payload, TableInfo
-from .table import render_lobby, render_table
+from .table import render_lobby, render_result, render_table
 
 __all__ = [
     "ACTION_ID_TEMPLATE",
     "LOBBY_ID_TEMPLATE",
+    "RESULT_ID_TEMPLATE",
     "TABLE_ID_TEMPLATE",
     "ActionId",
     "CustomIdError",
@@ -50,6 +53,7 @@ __all__ = [
     "check_limits",
     "decode_action_id",
     "decode_lobby_id",
+    "decode_result_id",
     "decode_table_id",
     "encode_action_id",
     "encode_table_id",
@@ -59,6 +63,7 @@ __all__ = [
     "render_lobby",
     "render_notice",
     "render_plays_elsewhere",
+    "render_result",
     "render_rules",
     "render_score_sheet",
     "render_table",

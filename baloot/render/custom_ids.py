@@ -17,6 +17,9 @@ An action button's id is ``bl:{table}:{seat}:{hand}:{index}:{code}``:
 A table button (on the channel message) is ``bl:{table}:{kind}`` with kind
 ``mine`` ("My hand").
 
+A result button (issue 10 item 6, "Details" on a finished hand's table message)
+is ``bl:{table}:result:{hand}`` with the hand's 0-based number (0..999).
+
 A lobby button (issue 10) is ``bl:{table}:lobby:{op}`` or ``bl:{table}:lobby:{op}:{arg}``:
 ``join`` (``arg`` ``t1``/``t2`` a team, ``s1``–``s4`` a seat, none: the first free seat),
 ``leave``, ``bots`` (``arg`` the level) and ``start``. Every number is range-checked.
@@ -47,6 +50,9 @@ ACTION_ID_TEMPLATE: Final = (
 TABLE_BUTTONS: Final = ("mine",)
 TABLE_ID_TEMPLATE: Final = rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):(?P<kind>{'|'.join(TABLE_BUTTONS)})"
 """The DynamicItem template of a table button (named groups: table, kind)."""
+RESULT_ID_TEMPLATE: Final = rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):result:(?P<hand>[0-9]{{1,3}})"
+"""The DynamicItem template of a result button (named groups: table, hand)."""
+_RESULT_RE: Final = re.compile(RESULT_ID_TEMPLATE)
 LOBBY_OPS: Final = ("join", "leave", "bots", "start")
 BOT_LEVEL_NAMES: Final = ("easy", "normal", "hard")
 """The bot levels a lobby button may name (``baloot.tables.BOT_LEVELS``; a test checks they agree)."""
@@ -225,3 +231,19 @@ def decode_lobby_id(custom_id: str) -> LobbyId:
     if op == "bots" and arg in BOT_LEVEL_NAMES:
         return LobbyId(match["table"], op, level=arg)
     raise CustomIdError(f"{custom_id[:120]!r}: {arg!r} is not a valid choice for {op}")
+
+
+def encode_result_id(table_id: str, hand: int) -> str:
+    """The custom_id of a finished hand's "Details" button (hand ``hand``, 0-based)."""
+    _check_table_id(table_id)
+    if not 0 <= hand <= 999:
+        raise CustomIdError(f"hand {hand} out of range")
+    return f"{PREFIX}:{table_id}:result:{hand}"
+
+
+def decode_result_id(custom_id: str) -> tuple[str, int]:
+    """(table id, hand) of a result button; raises :class:`CustomIdError` if malformed."""
+    match = _RESULT_RE.fullmatch(custom_id) if isinstance(custom_id, str) else None
+    if match is None:
+        raise CustomIdError(f"{str(custom_id)[:120]!r} is not a Baloot result button id")
+    return match["table"], int(match["hand"])

@@ -69,6 +69,43 @@ def sawa_field(info: TableInfo, view: PublicView, locale: str) -> dict[str, Any]
                                                tricks=8 - len(view.tricks), cards=cards))
 
 
+def winner_line(info: TableInfo, hand: HandSummary, locale: str) -> str:
+    """Who won a scored hand (R7): by more points, on the units digit of a tie, or by kaboot."""
+    assert hand.winner is not None and hand.game_points is not None and hand.card_points is not None
+    winner, game = hand.winner, hand.game_points
+    if hand.kaboot is not None:
+        return t(team_key(info, winner, "result.kaboot_line"), locale, team=team_label(info, winner, locale),
+                 kaboot=t("kaboot", locale))
+    if game[0] == game[1]:
+        counting = hand.counting_team if hand.counting_team is not None else 1 - (hand.declarers or 0)
+        return t(team_key(info, winner, "result.winner_tie"), locale, team=team_label(info, winner, locale),
+                 digit=hand.card_points[counting] % 10)
+    return t(team_key(info, winner, "result.winner_line"), locale, team=team_label(info, winner, locale))
+
+
+def compact_result_embed(
+    info: TableInfo, sheet: MatchSummary, index: int, locale: str, view: PublicView | None = None
+) -> dict[str, Any] | None:
+    """The end of hand ``index`` in a few lines (issue 10 item 6): who won, the hand's score, the match.
+
+    The full R7 breakdown is one press away (the "Details" button, :func:`~.table.render_result`).
+    """
+    hand = sheet.hands[index]
+    if not hand.scored or hand.winner is None or hand.score is None:
+        return None
+    fields = [
+        _field(t("result.score", locale), pair_lines(info, hand.score, locale), True),
+        _field(t("result.match_score", locale, n=index + 1), pair_lines(info, sheet.score_after(index), locale)
+               + "\n" + t("table.target", locale, target=sheet.target), True),
+    ]
+    claim = None if view is None else sawa_field(info, view, locale)
+    if claim is not None:
+        fields.insert(0, claim)
+    return {"title": t("table.title", locale, n=index + 1),  # the hand's message, as while it was played
+            "description": t("table.phase.3", locale) + "\n" + winner_line(info, hand, locale),
+            "color": GOLD, "fields": fields}
+
+
 def breakdown_embed(
     info: TableInfo, sheet: MatchSummary, index: int, locale: str, view: PublicView | None = None
 ) -> dict[str, Any] | None:
@@ -90,15 +127,7 @@ def breakdown_embed(
     game = hand.game_points
     converted = [game[0] - bonus[0], game[1] - bonus[1]]
     winner = hand.winner
-    if hand.kaboot is not None:
-        winner_text = t(team_key(info, winner, "result.kaboot_line"), locale, team=team_label(info, winner, locale),
-                        kaboot=t("kaboot", locale))
-    elif game[0] == game[1]:
-        counting = hand.counting_team if hand.counting_team is not None else 1 - (hand.declarers or 0)
-        winner_text = t(team_key(info, winner, "result.winner_tie"), locale, team=team_label(info, winner, locale),
-                        digit=hand.card_points[counting] % 10)
-    else:
-        winner_text = t(team_key(info, winner, "result.winner_line"), locale, team=team_label(info, winner, locale))
+    winner_text = winner_line(info, hand, locale)
     after = sheet.score_after(index)
     fields = [
         _field(t("result.card_points", locale), pair_lines(info, hand.card_points, locale), True),

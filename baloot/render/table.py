@@ -19,10 +19,10 @@ from ..rules import Rules
 from ..summary import MatchSummary
 from ..view import PublicView
 from .components import PRIMARY, SECONDARY, SUCCESS, button, rows
-from .custom_ids import BOT_LEVEL_NAMES, LobbyId, encode_table_id
+from .custom_ids import BOT_LEVEL_NAMES, LobbyId, encode_result_id, encode_table_id
 from .limits import DESCRIPTION, EMBED_TOTAL, FIELD_VALUE, clip
 from .model import Payload, TableInfo
-from .result import breakdown_embed, pair_lines, sheet_embed, team_label
+from .result import breakdown_embed, compact_result_embed, pair_lines, sheet_embed, team_label
 from .sections import (
     baloot_line,
     bid_lines,
@@ -58,9 +58,12 @@ def teams_text(info: TableInfo, locale: str) -> str:
     )
 
 
-def my_hand_components(info: TableInfo, locale: str) -> list[dict[str, Any]]:
-    """The table message's "My hand" button row."""
-    return rows([button(t("button.my_hand", locale), encode_table_id(info.table_id, "mine"), PRIMARY)])
+def my_hand_components(info: TableInfo, locale: str, result: int | None = None) -> list[dict[str, Any]]:
+    """The table message's "My hand" button row, with "Details" (hand ``result``'s R7 breakdown) once it ended."""
+    buttons = [button(t("button.my_hand", locale), encode_table_id(info.table_id, "mine"), PRIMARY)]
+    if result is not None:
+        buttons.append(button(t("button.details", locale), encode_result_id(info.table_id, result), SECONDARY))
+    return rows(buttons)
 
 
 def thrown_in_before(sheet: MatchSummary, index: int) -> int:
@@ -137,11 +140,20 @@ def render_table(
     """
     loc = resolve_locale(locale if locale is not None else info.language)
     i = len(sheet.hands) - 1 if index is None else index
+    over = sheet.winner is not None and i == len(sheet.hands) - 1
+    compact = None if over else compact_result_embed(info, sheet, i, loc, view)
+    if compact is not None:
+        # Issue 10 item 6: a finished hand shrinks to who won and the scores; "Details" shows the rest.
+        return orient_payload({
+            "content": "",
+            "embeds": [compact | {"footer": {"text": t("table.footer", loc, table=info.table_id)}}],
+            "components": my_hand_components(info, loc, result=i),
+            "allowed_mentions": NO_MENTIONS,
+        }, loc)
     embeds = [table_embed(info, view, sheet, i, loc)]
     result = breakdown_embed(info, sheet, i, loc, view)
     if result is not None:
         embeds.append(result)
-    over = sheet.winner is not None and i == len(sheet.hands) - 1
     if over:
         used = sum(_embed_size(e) for e in embeds)
         embeds.append(sheet_embed(info, sheet, loc, budget=min(DESCRIPTION, EMBED_TOTAL - used - 400)))
@@ -151,6 +163,21 @@ def render_table(
         "components": [] if over else my_hand_components(info, loc),
         "allowed_mentions": NO_MENTIONS,
     }, loc)
+
+
+def render_result(
+    info: TableInfo, view: PublicView | None, sheet: MatchSummary, index: int, locale: str
+) -> Payload | None:
+    """The full end of hand ``index``: the R7 breakdown (card points → game points → projects and Baloot →
+    winner → multiplier → score), answered privately to "Details"; None if that hand was not scored."""
+    loc = resolve_locale(locale)
+    if not 0 <= index < len(sheet.hands):
+        return None
+    result = breakdown_embed(info, sheet, index, loc, view)
+    if result is None:
+        return None
+    return orient_payload({"content": "", "embeds": [result], "components": [], "allowed_mentions": NO_MENTIONS},
+                          loc)
 
 
 def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None) -> Payload:
