@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fakediscord import DiscordEnv
+from fakediscord import DiscordEnv, Message
 from test_bot_harness import contract_policy, open_table
 
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
@@ -21,11 +21,14 @@ async def test_one_hand_through_dms_despite_rate_limits(discord_env: DiscordEnv,
     table.assert_private()
     assert table.action_count() == len(table.acted)
 
-    # The first hand's message ends showing the hand's result; it was edited, never re-sent.
+    # The first hand's message ends showing the hand's result (compact, issue 10 item 6: the breakdown is
+    # behind "Details"); it was edited, never re-sent.
+    def ended(m: Message) -> bool:
+        return any(c.get("custom_id", "").endswith(":result:0") for row in m.components for c in row["components"])
+
     first = await discord_env.wait_for(
-        lambda: next((m for m in table.table_messages() if "hand 1" in m.embeds[0]["title"] and len(m.embeds) == 2),
-                     None))
-    assert first.embeds[1]["title"] == "Hand 1 result"
+        lambda: next((m for m in table.table_messages() if "hand 1" in m.embeds[0]["title"] and ended(m)), None))
+    assert len(first.embeds) == 1 and "Hand score" in [f["name"] for f in first.embeds[0]["fields"]]
     assert first.edits >= 1
     assert len([m for m in table.table_messages() if "hand 1" in m.embeds[0]["title"]]) == 1
     table.assert_clean_log()

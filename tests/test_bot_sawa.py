@@ -42,14 +42,17 @@ async def test_a_claim_through_the_private_button(discord_env: DiscordEnv, tmp_p
     shown = [card_text(ALL_CARDS[i], "en") for i in iter_bits(hand.hands[claim.seat])]
 
     def result_message() -> object:
+        # The hand's message at its end: compact (issue 10 item 6), with its "Details" button.
         for message in table.table_messages():
-            if f"hand {hand_no + 1}" in message.embeds[0]["title"] and len(message.embeds) == 2:
+            if f"hand {hand_no + 1}" in message.embeds[0]["title"] and any(
+                    c.get("custom_id", "").endswith(f":result:{hand_no}")
+                    for row in message.components for c in row["components"]):
                 return message
         return None
 
     message = await discord_env.wait_for(result_message)
-    result = message.embeds[1]  # type: ignore[attr-defined]
-    assert result["title"] == f"Hand {hand_no + 1} result"
+    result = message.embeds[0]  # type: ignore[attr-defined]
+    assert result["title"] == f"Baloot — hand {hand_no + 1}"
     sawa = result["fields"][0]
     assert sawa["name"] == "Sawa" and table.by_seat(claim.seat).name in sawa["value"]
     assert all(card in sawa["value"] for card in shown)
