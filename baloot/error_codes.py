@@ -119,6 +119,7 @@ class ErrorCode(StrEnum):
 
     # -- the Discord layer (cogs) ----------------------------------------------------------
     BOT_PERMISSIONS = "bot_permissions"
+    THREAD_FAILED = "thread_failed"
 
 
 ErrorParams = Mapping[str, str | int]
@@ -143,6 +144,8 @@ CODE_PARAMS: Final[Mapping[ErrorCode, frozenset[str]]] = {
 names), ``action`` an action type, ``seated`` a count, ``detail`` free text, ``missing`` comma-separated
 permission names (discord.py's, e.g. ``embed_links,attach_files``; see :data:`PERMISSIONS`)."""
 
-PERMISSIONS: Final = ("view_channel", "send_messages", "send_messages_in_threads", "embed_links", "attach_files")
+PERMISSIONS: Final = (
+    "view_channel", "send_messages", "send_messages_in_threads", "create_public_threads", "embed_links", "attach_files",
+)
 """The channel permissions the bot checks before it opens a table there (issue 10, item 7), in
 the order they are named; each has a catalog name ``perm.<name>``."""

@@ -19,12 +19,12 @@ from discord.ext import commands
 from baloot.errors import BalootError
 from baloot.i18n import t
 from baloot.i18n.translator import cmd_str
-from baloot.render import Notice, render_lobby, render_rules, render_score_sheet, render_text
+from baloot.render import Notice, render_lobby, render_notice, render_rules, render_score_sheet, render_text
 from baloot.tables import BOT_LEVELS, NotAllowed
 
 from .buttons import show_hand
 from .channel import LOBBY
-from .permissions import check_channel
+from .permissions import check_channel, in_thread
 from .replies import (
     check_choice,
     in_time,
@@ -36,6 +36,7 @@ from .replies import (
     user_locale,
 )
 from .runtime import Runtime, runtime_of
+from .threads import drop_thread, open_thread, thread_name
 
 TEAM_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.team.{n}"), value=n - 1) for n in (1, 2)]
 LANGUAGE_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.language.{code}"), value=code) for code in ("en", "ar")]
@@ -87,8 +88,8 @@ class BalootCommands(commands.Cog):
 
     # -- the table --------------------------------------------------------------------------------
     @baloot.command(name=cmd_str("cmd.create.name"), description=cmd_str("cmd.create.desc"))
-    @app_commands.rename(**_localized("target", "turn_time", *RULE_OPTIONS))
-    @app_commands.describe(**_described("target", "turn_time", *RULE_OPTIONS))
+    @app_commands.rename(**_localized("target", "turn_time", *RULE_OPTIONS, "thread"))
+    @app_commands.describe(**_described("target", "turn_time", *RULE_OPTIONS, "thread"))
     async def create(
         self,
         interaction: discord.Interaction,
@@ -103,29 +104,49 @@ class BalootCommands(commands.Cog):
         projects_multiply_fully: bool | None = None,
         baloot_stays_with_holder: bool | None = None,
         sawa: bool | None = None,
+        thread: bool | None = None,
     ) -> None:
         """Open a table in this channel with its options; the creator sits at seat 1.
 
         First the bot's own permissions in the channel (issue 10, item 7): what is missing is
-        named privately and nothing is created (:func:`cogs.permissions.check_channel`)."""
+        named privately and nothing is created (:func:`cogs.permissions.check_channel`).
+        ``thread``: the table goes to a new public thread of this channel (issue 10 item 6,
+        :mod:`cogs.threads`) and the channel gets one line linking to it; in a thread it plays there."""
         runtime = self.runtime
         user_locale(interaction)
-        check_channel(interaction, pictures=runtime.pictures != "off")
+        new_thread = bool(thread) and not in_thread(interaction)
+        check_channel(interaction, pictures=runtime.pictures != "off", new_thread=new_thread)
         values = dict(zip(RULE_OPTIONS, (ashkal_on_ace, ashkal_round_two, third_round_on_ace, kawesh,
                                          declarer_leads, trump_sequence_priority, projects_multiply_fully,
                                          baloot_stays_with_holder, sawa), strict=True))
         rules: dict[str, object] = {k: v for k, v in values.items() if v is not None}
         if target is not None:
             rules["target"] = target
-        info = await in_time(interaction, runtime.service.create(
-            interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id,
-            interaction.user.display_name, rules=rules or None, turn_seconds=turn_time,
-        ), ephemeral=False)
+        guild_id, channel_id, user = interaction.guild_id or 0, interaction.channel_id or 0, interaction.user
+        if new_thread:  # refuse what create would before a thread exists, so no empty thread is left
+            runtime.service.check_create(guild_id, user.id)
+            name = thread_name(user.display_name, self.channel_language(interaction))
+            channel_id = await in_time(interaction, open_thread(interaction, name), ephemeral=False)
+        try:
+            info = await in_time(interaction, runtime.service.create(
+                guild_id, channel_id, user.id, user.display_name, rules=rules or None, turn_seconds=turn_time,
+            ), ephemeral=False)
+        except BaseException:
+            if new_thread:
+                await drop_thread(interaction.client, channel_id)
+            raise
         await remember_name(interaction)
         state = runtime.shown.track(runtime.service.snapshot(info.id))
         language = runtime.language_of(state)
         command = f"/{t('cmd.baloot.name', language)} {t('cmd.join.name', language)}"
         state.notice = Notice("notice.table_created", seat=0, params=(("command", command),))
+        if new_thread:
+            # The lobby goes to the thread (bot token: this interaction answers in the channel),
+            # and the channel says where the table is.
+            runtime.channel.touch(state, LOBBY)
+            link = Notice("notice.table_in_thread", seat=0, params=(("thread", f"<#{channel_id}>"),))
+            await reply(interaction, render_notice(runtime.render_info(state), link, language), ephemeral=False)
+            return
         payload = render_lobby(runtime.render_info(state), info.rules, language)
         message_id = await reply(interaction, payload, ephemeral=False)
         if message_id is not None:

@@ -27,7 +27,7 @@ def _bot_module() -> ModuleType:
 def test_the_invite_link_asks_for_the_permissions_the_bot_needs() -> None:
     # Computed here from the permissions' names, not read from the code under test.
     expected = discord.Permissions(
-        view_channel=True, send_messages=True, send_messages_in_threads=True,
+        view_channel=True, send_messages=True, send_messages_in_threads=True, create_public_threads=True,
         embed_links=True, attach_files=True, use_external_emojis=True,
     )
     assert invite_permissions() == expected
@@ -35,11 +35,11 @@ def test_the_invite_link_asks_for_the_permissions_the_bot_needs() -> None:
     assert len(links) == 1
     query = dict(part.split("=", 1) for part in links[0].split("?", 1)[1].split("&"))
     assert query["scope"] == "bot+applications.commands"
-    assert query["permissions"] == str(expected.value) == "274878221312"
+    assert query["permissions"] == str(expected.value) == "309237959680"
     assert f"**{expected.value}**" in README  # the integer as the text names it
     # Everything /baloot create checks for, in a channel or a thread, is in the link.
     for thread in (False, True):
-        for name in needed(thread=thread, pictures=True):
+        for name in needed(thread=thread, pictures=True, new_thread=not thread):
             assert getattr(expected, name), name
 
 

@@ -243,6 +243,9 @@ _ERRORS: Final = {
     "perm.send_messages_in_threads": "إرسال الرسائل في المواضيع",
     "perm.embed_links": "تضمين الروابط",
     "perm.attach_files": "إرفاق الملفات",
+    "perm.create_public_threads": "إنشاء مواضيع عامة",
+    "error.thread_failed": "لم يسمح لي ديسكورد بفتح موضوع هنا، فلم تُفتح أي طاولة. "
+    "حاول مرة أخرى، أو افتح الطاولة دون خيار الموضوع.",
     "error.busy": "الطاولة مشغولة، حاول بعد لحظة.",
     "error.internal": "حدث خطأ من جهتنا؛ لم يتغير شيء في اللعبة.",
     "error.storage_unavailable": "تعذّر على الطاولة حفظ ذلك — لم يتغير شيء. حاول مرة أخرى بعد قليل.",
@@ -256,6 +259,7 @@ _NOTICES: Final = {
     "notice.back": "عاد {name}.",
     "notice.resumed": "أُعيد تشغيل البوت؛ عادت الطاولة إلى حيث كانت.",
     "notice.table_created": "{name} فتح طاولة بلوت. انضم بالأمر {command}.",
+    "notice.table_in_thread": "{name} فتح طاولة بلوت في {thread}. انضم إليها هناك.",
     "notice.joined": "{name} جلس في {seat} ({team}).",
     "notice.joined_with": "{name} جلس في {seat} شريكًا لـ{partner}.",
     "notice.left": "{name} غادر الطاولة.",

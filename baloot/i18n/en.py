@@ -256,6 +256,9 @@ _ERRORS: Final = {
     "perm.send_messages_in_threads": "Send Messages in Threads",
     "perm.embed_links": "Embed Links",
     "perm.attach_files": "Attach Files",
+    "perm.create_public_threads": "Create Public Threads",
+    "error.thread_failed": "Discord did not let me open a thread here, so no table was opened. "
+    "Try again, or create the table without the thread option.",
     "error.busy": "The table is busy, try again in a moment.",
     "error.internal": "Something went wrong on our side; nothing in the game changed.",
     "error.storage_unavailable": "The table could not save that — nothing changed. Try again in a moment.",
@@ -269,6 +272,7 @@ _NOTICES: Final = {
     "notice.back": "{name} is back.",
     "notice.resumed": "The bot restarted; this table is back where it was.",
     "notice.table_created": "{name} opened a Baloot table. Join with {command}.",
+    "notice.table_in_thread": "{name} opened a Baloot table in {thread}. Join it there.",
     "notice.joined": "{name} sits in {seat} ({team}).",
     "notice.joined_with": "{name} sits in {seat}, partnering {partner}.",
     "notice.left": "{name} left the table.",

@@ -101,6 +101,7 @@ CODE_KEYS: Final[Mapping[ErrorCode, str]] = {
     E.TABLE_ELSEWHERE: "error.table_elsewhere",
     E.TABLE_RESTARTING: "error.table_restarting",
     E.BOT_PERMISSIONS: "error.bot_permissions",
+    E.THREAD_FAILED: "error.thread_failed",
 }
 """The catalog key of every error code (a test checks it is total and both catalogs hold each)."""
 

@@ -70,6 +70,16 @@ def _left_seat(table: LiveTable, user_id: int, seat: int | None, team: int | Non
 class LobbyOps(ServiceBase):
     """Table creation, seating and ending."""
 
+    def check_create(self, guild_id: int, user_id: int) -> None:
+        """Raise what :meth:`create` would for this user and guild whatever the channel (already
+        seated, a guild another process holds): checked before the bot opens a thread for a new
+        table (issue 10 item 6), so that a refusal leaves no empty thread behind. A check only:
+        :meth:`create` checks again under its lock."""
+        if user_id in self._seated:
+            raise AlreadySeated()
+        if not self.holds(guild_id):
+            raise TableElsewhere()
+
     async def create(
         self,
         guild_id: int,

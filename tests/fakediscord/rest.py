@@ -17,6 +17,7 @@ from aiohttp import web
 
 from .state import (
     ATTACH_FILES,
+    CREATE_PUBLIC_THREADS,
     FIRST_RESPONSE_DEADLINE,
     INTERACTION_TOKEN_TTL,
     SEND_MESSAGES,
@@ -108,6 +109,7 @@ class RestApi:
             ("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message),
             ("PATCH", "/channels/{channel_id}/messages/{message_id}", self.edit_message),
             ("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message),
+            ("POST", "/channels/{channel_id}/threads", self.start_thread),
             ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self.callback),
             ("POST", webhook, self.followup),
             ("GET", webhook + "/messages/@original", self.webhook_get),
@@ -149,7 +151,7 @@ class RestApi:
         errors = FormErrors()
         if self.server.schema is not None and body is not None:
             self.server.schema.check(request.method, template, body, errors)
-        if template.startswith(("/channels/", "/webhooks/")):
+        if template.startswith(("/channels/", "/webhooks/")) and not template.endswith("/threads"):
             check_message(body, errors)
         elif template.endswith("/commands") and request.method == "PUT":
             check_commands(body, errors)
@@ -438,6 +440,31 @@ class RestApi:
         message = self.new_message(channel, body, files)
         await self.server.announce_message(message)
         return _ok(message.payload())
+
+    async def start_thread(self, request: web.Request) -> web.Response:
+        """Start Thread without Message: a public thread (type 11) of a guild text channel, its
+        ``name`` 1-100 characters; the bot needs View Channel and Create Public Threads there
+        (50001/50013). Answers the thread (201) and dispatches ``THREAD_CREATE`` like Discord."""
+        parent = self._channel(request)
+        body, _files = await self.read_body(request)
+        if parent.guild_id is None or parent.is_thread:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        if not parent.bot_permissions & VIEW_CHANNEL:
+            raise MISSING_ACCESS
+        if not parent.bot_permissions & CREATE_PUBLIC_THREADS:
+            raise MISSING_PERMISSIONS
+        errors = FormErrors()
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            errors.add(("name",), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        if body.get("type", ChannelType.PRIVATE_THREAD) != ChannelType.PUBLIC_THREAD:
+            errors.add(("type",), "BASE_TYPE_CHOICES", "Only public threads are supported here.")
+        errors.raise_if_any()
+        guild = self.server.guilds[parent.guild_id]
+        thread = self.server.create_channel(guild, str(name), thread_of=parent,
+                                            bot_permissions=parent.bot_permissions)
+        self.server.threads_started.append(thread.id)
+        return _ok(thread.payload(), 201)
 
     async def get_message(self, request: web.Request) -> web.Response:
         return _ok(self._message(request, self._channel(request)).payload())

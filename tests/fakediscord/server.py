@@ -87,6 +87,7 @@ class FakeDiscord:
         self.app_emojis: dict[int, tuple[str, bytes]] = {}  # the application's own emojis: id -> (name, image)
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
+        self.threads_started: list[int] = []  # threads the bot started (POST /channels/{id}/threads)
         self.messages: dict[int, Message] = {}
         self.interactions: dict[int, Interaction] = {}
         self.global_commands: list[JSON] = []

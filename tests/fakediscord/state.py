@@ -31,6 +31,7 @@ SEND_MESSAGES = 1 << 11
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 SEND_MESSAGES_IN_THREADS = 1 << 38
+CREATE_PUBLIC_THREADS = 1 << 35
 
 _counter = itertools.count(1)
 
