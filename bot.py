@@ -190,9 +190,15 @@ class ShardedBalootBot(BalootClient, commands.AutoShardedBot):
         super().__init__(settings, shard_count=settings.shard_count, shard_ids=list(settings.shard_ids))
 
     max_concurrency = 1  # shards of one bucket (shard_id % max_concurrency) identify 5 s apart (Discord)
+    _parked: set[int]  # shards connected once and disconnected since: their lease was lost
+    _following: asyncio.Lock
+    _background: set[asyncio.Task[None]]
 
     async def setup_hook(self) -> None:
         await super().setup_hook()
+        self._parked, self._following, self._background = set(), asyncio.Lock(), set()
+        if self.service is not None and self.service.leases is not None:
+            self.service.leases.watch(self._leases_changed)
         if self.storage is not None and self.storage.notifies:
             try:
                 _, _, limit = await self.http.get_bot_gateway()
@@ -230,6 +236,35 @@ class ShardedBalootBot(BalootClient, commands.AutoShardedBot):
                 return
             log.info("shard %s: its lease is ours now; connecting it", shard_id)
         await super().launch_shard(gateway, shard_id, initial=initial)
+
+    def _leases_changed(self, held: frozenset[int]) -> None:
+        if not self.is_closed():
+            task = asyncio.create_task(self.follow_leases(held), name="baloot-follow-leases")
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def follow_leases(self, held: frozenset[int]) -> None:
+        """Keep a shard's gateway session open only while this process holds its lease (issue 11).
+
+        A process whose lease another took (it stalled past the lease's time, and a
+        standby took over) no longer drives the shard's tables; were its session
+        left open, Discord would send it the shard's presses too, and two processes
+        would answer one press. So the shard is disconnected here, and connected
+        again (a new IDENTIFY, spaced like every other) once the lease is ours again.
+        """
+        async with self._following:
+            for shard_id in self.shard_ids or ():
+                shard = self.get_shard(shard_id)
+                if shard is None:
+                    continue  # not launched yet: launch_shard waits for its lease
+                if shard_id not in held and not shard.is_closed():
+                    log.error("shard %s: another bot process holds its lease now; disconnecting it", shard_id)
+                    self._parked.add(shard_id)
+                    await shard.disconnect()
+                elif shard_id in held and shard_id in self._parked:
+                    self._parked.discard(shard_id)
+                    log.info("shard %s: its lease is ours again; connecting it", shard_id)
+                    await shard.connect()
 
 
 IDENTIFY_SPACING = 5.5

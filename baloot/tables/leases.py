@@ -16,7 +16,7 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..storage import Fence, LeaseGrant, Storage
 
@@ -59,6 +59,20 @@ class ShardLeases:
         self.renew_every = ttl / 3 if renew_every is None else renew_every
         self.fences: dict[int, Fence] = {}
         self.refused: set[int] = set()
+        self._watchers: list[Callable[[frozenset[int]], None]] = []
+        self._held: frozenset[int] = frozenset()
+
+    def watch(self, callback: Callable[[frozenset[int]], None]) -> None:
+        """Call ``callback`` with the shards held whenever that set changes (a lease taken, lost or
+        given up): the bot connects a shard's gateway only while it holds the shard's lease."""
+        self._watchers.append(callback)
+
+    def _changed(self) -> None:
+        held = frozenset(self.fences)
+        if held != self._held:
+            self._held = held
+            for callback in self._watchers:
+                callback(held)
 
     def fence_for(self, guild_id: int) -> Fence | None:
         """The fence of the guild's shard if this process holds its lease (else None)."""
@@ -72,6 +86,7 @@ class ShardLeases:
         wanted = [s for s in self.shard_ids if s not in self.fences]
         grant = await self.storage.take_leases(self.shard_count, wanted, self.holder, self.ttl)
         self.fences.update(grant.taken)
+        self._changed()
         if grant.taken:
             log.info("took the leases of shards %s (epochs %s) as %s", sorted(grant.taken),
                      [grant.taken[s].epoch for s in sorted(grant.taken)], self.holder)
@@ -94,6 +109,7 @@ class ShardLeases:
             self.fences.pop(fence.shard_id, None)
             log.error("lost the lease of shard %s (epoch %s) to another bot process: no longer driving its tables",
                       fence.shard_id, fence.epoch)
+        self._changed()
         return lost
 
     async def release(self) -> None:
@@ -101,3 +117,4 @@ class ShardLeases:
         if self.fences:
             await self.storage.release_leases(list(self.fences.values()))
             self.fences.clear()
+            self._changed()
