@@ -37,8 +37,11 @@ async def open_my_hands(table: BotTable) -> None:
         assert opened.ephemeral and opened.message is not None
 
 
-async def play_in_channel(table: BotTable) -> int:
-    """Play the current hand to its end from the ephemeral views only; the hand number played."""
+async def play_in_channel(table: BotTable, pause: float = 0.0) -> int:
+    """Play the current hand to its end from the ephemeral views only; the hand number played.
+
+    ``pause``: seconds between presses (a hand pressed as fast as the harness can lasts under a
+    second, and its message, edited at most once a second, may then be posted in its final state)."""
     hand_no: int | None = None
     while True:
         turn = await table.wait_turn()
@@ -52,6 +55,7 @@ async def play_in_channel(table: BotTable) -> int:
         chosen = ephemeral_buttons(player, version)
         assert chosen, f"{player.name}'s turn is shown in their ephemeral view"
         await table.press(player, SUN(player, chosen))
+        await asyncio.sleep(pause)
 
 
 @pytest.mark.parametrize("ping_delay", ["60", "0"])  # no ping; a ping at every human turn (and its delete)
@@ -64,7 +68,7 @@ async def test_a_hand_played_in_the_channel_spends_no_bot_token_call(
     first = await play_in_channel(table)  # the DMs become notes once, during this hand
     calls = discord_env.calls
     mark = calls.mark()
-    second = await play_in_channel(table)
+    second = await play_in_channel(table, pause=0.08)  # about 3 s: the message is edited during the hand
     assert second == first + 1
     await asyncio.sleep(1.5)  # let the last coalesced edits land
     spent = [r.route for r in calls.select(kind="bot", since=mark)]
