@@ -50,6 +50,7 @@ from baloot.tables.leases import ShardLeases
 from baloot.tables.workers import worker_pool
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS
+from cogs.channel import process_budget
 from cogs.emojis import CARD_EMOJIS
 from cogs.forward import apply_forwarded
 from cogs.pacing import Pacer, install_pacer, share
@@ -122,6 +123,7 @@ class BalootClient(_Client):
             pictures=settings.table_pictures,
         )
         self.runtime = runtime
+        runtime.channel.edit_budget = process_budget(self.pacer.per_window)  # the shards' share (issue 11)
         await runtime.languages.load_users()
         runtime.pings.delay = settings.ping_delay_seconds
         service.add_listener(Presenter(runtime))

@@ -28,6 +28,7 @@ from baloot.render.picture import table_picture
 from baloot.render.table import thrown_in_before
 from baloot.tables import StorageUnavailable
 
+from .pacing import share
 from .payloads import attach_picture, message_args, send_args
 from .shown import TableState
 from .wire import edit_message
@@ -46,14 +47,21 @@ EDIT_BUDGET: Final = 30.0
 limit of 50 bot-token requests per second, leaving room for new messages, DMs and notices."""
 
 
-def edit_interval(active_tables: int) -> float:
+def edit_interval(active_tables: int, budget: float = EDIT_BUDGET) -> float:
     """Seconds between two edits of one table's message.
 
     One edit a second per table while the tables together stay within
-    :data:`EDIT_BUDGET`; with more tables the interval widens so the bot as a
+    ``budget`` edits a second; with more tables the interval widens so the bot as a
     whole never exceeds it (each message then gathers more events per edit).
     """
-    return max(MIN_INTERVAL, active_tables / EDIT_BUDGET)
+    return max(MIN_INTERVAL, active_tables / budget)
+
+
+def process_budget(requests_per_second: int) -> float:
+    """This process's share of :data:`EDIT_BUDGET`, in proportion to its share of the global limit
+    (:func:`cogs.pacing.share`): with two processes each edits half as often a second, so that
+    their tables' messages are edited as often as one process's would be (issue 11)."""
+    return EDIT_BUDGET * min(1.0, requests_per_second / share((), None))
 PICTURE_TABLES: Final = 100
 """Active tables (each has a channel board) above which table messages are sent without a picture."""
 LOBBY: Final = "lobby"
@@ -85,6 +93,7 @@ class ChannelBoard:
         self.runtime = runtime
         self.boards: dict[int, Board] = {}
         self._notices: set[asyncio.Task[None]] = set()
+        self.edit_budget = EDIT_BUDGET  # this process's share (:func:`process_budget`; bot.py sets it)
 
     def board(self, table_id: int) -> Board:
         board = self.boards.get(table_id)
@@ -125,7 +134,7 @@ class ChannelBoard:
         card (34 a hand) against one per moment (about 9) made presses slower
         (``scripts/bench_tables.py --tables 500 --think 1.5 --play channel``).
         """
-        return edit_interval(len(self.boards)) > MIN_INTERVAL
+        return edit_interval(len(self.boards), self.edit_budget) > MIN_INTERVAL
 
     def carried(self, board: Board, keys: Iterable[str]) -> bool:
         """Every one of these messages exists and is edited through a valid interaction token (:mod:`.carrier`)."""
@@ -189,7 +198,8 @@ class ChannelBoard:
         while board.dirty:
             # Messages edited through an interaction's token cost the global limit nothing (issue 11): one
             # edit a second (Discord's per-channel pace), so every trick and bid shows however many tables run.
-            interval = MIN_INTERVAL if self.carried(board, board.dirty) else edit_interval(len(self.boards))
+            carried = self.carried(board, board.dirty)
+            interval = MIN_INTERVAL if carried else edit_interval(len(self.boards), self.edit_budget)
             wait = max(EDIT_DELAY, board.last_flush + interval - time.monotonic())
             await asyncio.sleep(wait)
             keys = sorted(board.dirty, key=_order)

@@ -48,7 +48,7 @@ async def test_a_stalled_process_that_lost_its_leases_disconnects_and_comes_back
 
     a = await env.start_bot("bot.py", env=settings("a"))
     try:
-        table = await seat_table(env, guild_on(env, 1), a, reader, dms=[False] * 4)
+        table = await seat_table(env, guild_on(env, 1, COUNT), a, reader, dms=[False] * 4)
         await open_hands(table)
         for _ in range(3):
             assert await table.step(SUN)

@@ -1,6 +1,6 @@
-"""End to end (issue 11): two bot processes, shards [0] and [1] of 2, on one PostgreSQL and one stand-in.
+"""End to end (issue 11): two bot processes, shards [0, 1] and [2, 3] of 4, on one PostgreSQL and one stand-in.
 
-Each process holds the guilds of its shard: it answers only their interactions,
+Each process holds the guilds of its shards: it answers only their interactions,
 resumes only their tables, and a restart of one leaves the other's table alone.
 Players press in the channels (ephemeral "My hand" views), which reach the
 guild's own shard; a press in a DM reaches shard 0 only, so one for the other
@@ -33,7 +33,9 @@ from test_bot_harness import BotTable, Button, Player, bot_env, contract_policy,
 from baloot.i18n import t
 
 T = TypeVar("T")
-COUNT = 2
+COUNT = 4
+RANGES = {0: (0, 1), 1: (2, 3)}  # the shards of each process
+TABLE_SHARD = {0: 1, 1: 3}  # the shard of each process's table's guild (DMs reach shard 0, process 0)
 SUN = contract_policy("sun")  # a hand that is played out, not thrown in
 
 
@@ -69,15 +71,15 @@ class PgTable(BotTable):
     reader: PgReader
     last_dm: Message
     last_dm_button: str
-    forwards = False  # its DM presses reach another process than its own (a table of shard 1 of 2)
+    forwards = False  # its DM presses reach another process than its own (a table of process 1's shards)
     forwarded = 0  # presses acknowledged by one process and applied by another
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return self.reader.query(sql, params)
 
     async def press(self, player: Player, button: Button) -> InteractionResult:
-        """A press; one in a DM for a table of shard 1 is acknowledged by shard 0's process (a deferred update,
-        type 6) and applied by shard 1's: it is in the records once, and nobody is refused."""
+        """A press; one in a DM for a table of process 1 is acknowledged by shard 0's process (a deferred update,
+        type 6) and applied by process 1: it is in the records once, and nobody is refused."""
         if not self.forwards or player.person.dm_channel.id != self.env.channel_of(button.message).id:
             return await super().press(player, button)
         before = self.action_count()
@@ -102,11 +104,11 @@ class ChannelPlayer(Player):
         return [m for m in super().views() if m in self.person.ephemerals()]
 
 
-def guild_on(env: DiscordEnv, shard: int) -> Guild:
-    """A new guild whose events Discord sends to ``shard`` of COUNT."""
+def guild_on(env: DiscordEnv, shard: int, count: int = COUNT) -> Guild:
+    """A new guild whose events Discord sends to ``shard`` of ``count``."""
     while True:
         guild = env.create_guild(f"Diwaniya {len(env.guilds)}")
-        if shard_of(guild.id, COUNT) == shard:
+        if shard_of(guild.id, count) == shard:
             return guild
         del env.guilds[guild.id]  # not announced to any bot yet: no bot runs
 
@@ -143,8 +145,8 @@ async def open_hands(table: PgTable) -> None:
 
 
 async def dm_press(table: PgTable, player: Player, bots: dict[int, BotProcess]) -> None:
-    """The others play until it is ``player``'s turn; they press in their DM and shard 1's process applies it
-    (forwarded from shard 0's, which received it)."""
+    """The others play until it is ``player``'s turn; they press in their DM and process 1 applies it
+    (forwarded from shard 0's process, which received it)."""
     while True:
         turn = await table.wait_turn()
         assert turn is not None
@@ -152,7 +154,7 @@ async def dm_press(table: PgTable, player: Player, bots: dict[int, BotProcess]) 
             break
         await table.press(turn[0], SUN(*turn))
     button = SUN(*turn)
-    await table.press(player, button)  # acknowledged at once by the process of shard 0, applied by shard 1's
+    await table.press(player, button)  # acknowledged at once by the process of shard 0, applied by process 1
     assert table.forwarded == 1
     await table.env.wait_for(
         lambda: button.custom_id not in table.env.messages[button.message.id].custom_ids(), 10)
@@ -172,19 +174,21 @@ async def test_two_processes_each_hold_their_shards_tables(
     discord_env: DiscordEnv, pg_cluster: Cluster, tmp_path: Path
 ) -> None:
     env = discord_env
+    env.max_concurrency = 2  # two identify buckets (shard_id % 2): the four shards connect in about 5 s
     url = await pg_cluster.new_database()
     reader = PgReader(url)
-    guilds = {shard: guild_on(env, shard) for shard in (0, 1)}
+    guilds = {p: guild_on(env, TABLE_SHARD[p]) for p in (0, 1)}
     bots: dict[int, BotProcess] = {}
-    for shard in (0, 1):  # shard 0's process syncs the commands (SYNC_COMMANDS=auto); the other does not
-        settings = bot_env(tmp_path / f"unused-{shard}.db", DATABASE_URL=url, SHARD_COUNT=str(COUNT),
-                           SHARD_IDS=str(shard), TABLE_PICTURES="0", LEASE_SECONDS="3")
-        bots[shard] = await env.start_bot("bot.py", env=settings, expect_commands=shard == 0)
+    all_shards = [(s, COUNT) for s in range(COUNT)]
+    for p in (0, 1):  # the process holding shard 0 syncs the commands (SYNC_COMMANDS=auto); the other does not
+        settings = bot_env(tmp_path / f"unused-{p}.db", DATABASE_URL=url, SHARD_COUNT=str(COUNT),
+                           SHARD_IDS=",".join(map(str, RANGES[p])), TABLE_PICTURES="0", LEASE_SECONDS="3")
+        bots[p] = await env.start_bot("bot.py", env=settings, expect_commands=p == 0)
     try:
         assert env.command_syncs == 1
-        assert sorted(s.shard for s in env.gateway.sessions) == [(0, 2), (1, 2)]
+        await env.wait_for(lambda: sorted(s.shard for s in env.gateway.sessions) == all_shards, 20)
         mark = env.calls.mark()
-        # Shard 0's table plays from DMs (they reach shard 0, its own process); shard 1's from the channel,
+        # Process 0's table plays from DMs (they reach shard 0, its own process); process 1's from the channel,
         # but its host's DMs are open: the other process's DM views reach them.
         tables = {
             0: await seat_table(env, guilds[0], bots[0], reader, dms=[True, True, True, True]),
@@ -193,8 +197,8 @@ async def test_two_processes_each_hold_their_shards_tables(
         await open_hands(tables[1])
         tables[1].forwards = True
 
-        # A DM press for shard 1's table reaches shard 0's process: acknowledged there at once (a deferred
-        # update) and forwarded through PostgreSQL to shard 1's process, which applies it and answers through
+        # A DM press for process 1's table reaches shard 0's process: acknowledged there at once (a deferred
+        # update) and forwarded through PostgreSQL to process 1, which applies it and answers through
         # the token: the DM is redrawn for the next version, and nothing is refused.
         host = tables[1].players[0]
         await dm_press(tables[1], host, bots)
@@ -205,37 +209,37 @@ async def test_two_processes_each_hold_their_shards_tables(
         assert plain(refusal.content) == t("error.stale_button", "en") and refusal.ephemeral
         assert tables[1].action_count() == len(tables[1].acted)
 
-        # A third process started on shard 1's range, which shard 1's process holds, changes nothing: it takes
+        # A third process started on process 1's range, which process 1 holds, changes nothing: it takes
         # no lease, resumes no table, connects no shard (so answers no press) and applies no forwarded press.
         third = await env.start_bot("bot.py", env=bot_env(
-            tmp_path / "unused-3.db", DATABASE_URL=url, SHARD_COUNT=str(COUNT), SHARD_IDS="1", TABLE_PICTURES="0",
+            tmp_path / "unused-3.db", DATABASE_URL=url, SHARD_COUNT=str(COUNT), SHARD_IDS="2,3", TABLE_PICTURES="0",
             LEASE_SECONDS="3"), wait_ready=False, expect_commands=False)
         await env.wait_for(lambda: "not connecting it while another bot process holds its lease" in third.output, 20)
 
-        # Both tables play a hand at once, each driven by its own process; the host of shard 1's table plays
-        # from their DM, every press of theirs forwarded from shard 0's process to shard 1's.
+        # Both tables play a hand at once, each driven by its own process; the host of process 1's table plays
+        # from their DM, every press of theirs forwarded from shard 0's process to process 1.
         steps = await asyncio.gather(tables[0].play_hand(SUN), tables[1].play_hand(SUN))
         assert min(steps) > 8
         assert tables[1].forwarded > 1
-        assert sorted(s.shard for s in env.gateway.sessions) == [(0, 2), (1, 2)]  # the third never identified
-        assert "resumed 0 tables of shards [1] of 2" in third.output
-        assert "shards [1] are held by another bot process" in third.output
+        assert sorted(s.shard for s in env.gateway.sessions) == all_shards  # the third never identified
+        assert "resumed 0 tables of shards [2, 3] of 4" in third.output
+        assert "shards [2, 3] are held by another bot process" in third.output
         assert "applying a press" not in third.output and "took the leases" not in third.output
         await third.stop()
         for table in tables.values():
             assert table.action_count() == len(table.acted)
             table.assert_private()
 
-        # Each process heard only its own guild's interactions (and the DMs went to shard 0).
+        # Each shard's session heard only its own guilds' interactions, and the DMs went to shard 0.
         by_shard = {s.shard[0]: s for s in env.gateway.sessions}
         dm_presses = sum(1 for i in env.interactions.values() if i.guild is None)
-        assert dm_presses > 8  # shard 0's players pressed in their DMs
-        for shard in (0, 1):
-            assert by_shard[shard].heard["INTERACTION_CREATE"] == (
-                interactions_heard(env, tables[shard].channel) + (dm_presses if shard == 0 else 0))
+        assert dm_presses > 8  # process 0's players pressed in their DMs
+        heard = {shard: by_shard[shard].heard["INTERACTION_CREATE"] for shard in range(COUNT)}
+        assert heard == {0: dm_presses, 1: interactions_heard(env, tables[0].channel), 2: 0,
+                         3: interactions_heard(env, tables[1].channel)}
         assert not [i for i in env.interactions.values() if not i.acknowledged]
 
-        # Shard 1's process SIGKILLed: a DM press for its table is acknowledged, answered "the table is
+        # Process 1 SIGKILLed: a DM press for its table is acknowledged, answered "the table is
         # restarting" (no acknowledgement from the dead holder, then no live holder at all) and changes nothing.
         await bots[1].kill()
         for _ in range(2):
@@ -246,16 +250,16 @@ async def test_two_processes_each_hold_their_shards_tables(
             assert plain(restarting.content) == t("error.table_restarting", "en") and restarting.ephemeral
             assert tables[1].action_count() == before
             await asyncio.sleep(3.5)  # the second one: after the dead process's lease ran out (LEASE_SECONDS)
-        assert "no live holder of shard 1" in bots[0].output
+        assert "no live holder of shard 3" in bots[0].output
 
-        # Restarted, shard 1's process takes its lease back and resumes its own table only; shard 0's plays on.
-        # The killed process still holds shard 1's lease until it runs out (LEASE_SECONDS): the restarted
+        # Restarted, process 1 takes its leases back and resumes its own table only; process 0's plays on.
+        # The killed process still holds its leases until they run out (LEASE_SECONDS): the restarted
         # one resumes the table when it takes the lease over, at once or at its next renewal.
         applied_before = bots[1].output.count("applying a press for table")
         await bots[1].start(expect_commands=False)
-        await env.wait_for(lambda: "resumed 1 tables of shards [1] of 2" in bots[1].output
-                           or "took over shard leases [1]: resumed 1 tables" in bots[1].output, 15)
-        assert "resumed 0 tables of shards [0] of 2" in bots[0].output
+        await env.wait_for(lambda: "resumed 1 tables of shards [2, 3] of 4" in bots[1].output
+                           or "took over shard leases [2, 3]: resumed 1 tables" in bots[1].output, 15)
+        assert "resumed 0 tables of shards [0, 1] of 4" in bots[0].output
         await open_hands(tables[1])
         forwarded_before = tables[1].forwarded
         steps = await asyncio.gather(tables[0].play_hand(SUN), tables[1].play_hand(SUN))

@@ -5,7 +5,8 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from cogs.carrier import Carriers
-from cogs.channel import EDIT_BUDGET, MIN_INTERVAL, ChannelBoard, edit_interval
+from cogs.channel import EDIT_BUDGET, MIN_INTERVAL, ChannelBoard, edit_interval, process_budget
+from cogs.pacing import share
 from cogs.wire import ResponseToken
 
 
@@ -21,6 +22,19 @@ def test_many_tables_share_the_budget() -> None:
         assert interval > MIN_INTERVAL
         # Every table editing as often as allowed still stays within the budget.
         assert tables / interval <= EDIT_BUDGET + 1e-9
+
+
+def test_each_process_edits_within_its_share() -> None:
+    """Issue 11: processes holding half the shards each get half the budget, so 500 tables over two
+    processes are edited as often as 500 tables in one, and all of them together stay within it."""
+    assert process_budget(share((), None)) == EDIT_BUDGET
+    for shards in ((0,), (1, 2), (0, 1, 2, 3)):
+        budget = process_budget(share(shards, 4))
+        assert abs(budget - EDIT_BUDGET * len(shards) / 4) <= EDIT_BUDGET / 45  # share() rounds down
+        tables = 500 * len(shards) // 4
+        assert tables / edit_interval(tables, budget) <= budget + 1e-9
+        assert edit_interval(tables, budget) >= edit_interval(500) - 0.5
+    assert process_budget(1000) == EDIT_BUDGET  # BOT_REQUESTS_PER_SECOND above the limit: no more than one
 
 
 def _board(tables: int) -> tuple[ChannelBoard, Any]:
