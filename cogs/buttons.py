@@ -79,6 +79,11 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
         if seat is not None and seat != action_id.seat:
             raise NotYourHand()
         viewer = runtime.private.begin(table_id, user_id, action_id.seat) if seat is not None else None
+        if (mine is None and interaction.guild_id is None and runtime.service.forwarder is not None
+                and not interaction.response.is_done()):
+            # A DM press of someone not seated here: most likely at another process's table (issue 11).
+            # Acknowledge it first, so that finding the table in storage never holds its first response.
+            await interaction.response.defer()
         result = await in_time(
             interaction,
             runtime.service.act(table_id, user_id, action_id.action, action_id.version),
