@@ -237,7 +237,8 @@ def install_error_handler(tree: app_commands.CommandTree[Any]) -> None:
     async def on_app_command_completion(interaction: discord.Interaction, command: object) -> None:
         carry(interaction)
 
-    if isinstance(tree.client, commands.Bot):
+    # BotBase: commands.Bot and commands.AutoShardedBot (a sharded process, issue 11; not a Bot subclass)
+    if isinstance(tree.client, commands.bot.BotBase):
         tree.client.add_listener(on_app_command_completion)
 
 

@@ -65,6 +65,7 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +154,21 @@ class Latencies:
         return self.setup + self.play
 
 
+def post_kind(env: DiscordEnv, message: Message) -> str:
+    """What a message the bot posted is: where (a DM or a server channel) and what (a ping, a table
+    or private view by its embed's title, a one-line notice)."""
+    channel = env.channels.get(message.channel_id)
+    where = "DM" if channel is not None and channel.guild_id is None else "channel"
+    if message.embeds:
+        title = str(message.embeds[0].get("title", ""))
+        what = "embed: " + re.sub(r"\d+", "N", title.split(" · ")[0])
+    elif "<@" in message.content:
+        what = "ping"
+    else:
+        what = "text: " + re.sub(r"\d+", "N", message.content[:40])
+    return f"{where} {what}"
+
+
 def percentile(values: list[float], q: float) -> float:
     """The ``q`` quantile (0..1) by nearest rank; 0 for no values."""
     if not values:
@@ -217,6 +233,7 @@ class Bench:
         self.stop = asyncio.Event()
         self.phase_marks: dict[str, int] = {}
         self.phase_times: dict[str, float] = {}
+        self.phase_wall: dict[str, str] = {}  # ISO times, to compare with messages' created_at
         self.bot_cpu: dict[str, float] = {}
         self.own_cpu: dict[str, float] = {}
         self.loop_lag: list[float] = []  # how late this process's event loop wakes a 10 ms sleep
@@ -463,6 +480,7 @@ class Bench:
     def mark(self, phase: str) -> None:
         self.phase_marks[phase] = self.env.calls.mark()
         self.phase_times[phase] = time.monotonic()
+        self.phase_wall[phase] = datetime.now(UTC).isoformat()
         self.bot_cpu[phase] = sum(cpu_seconds(pid) for pid in self.pids)
         self.own_cpu[phase] = time.process_time()
 
@@ -567,6 +585,12 @@ class Bench:
                 route: n / hands
                 for route, n in Counter(r.route for r in play_records if r.kind == "interaction").most_common()
             } if hands else {},
+            "bot_posts_per_hand": {
+                kind: n / hands for kind, n in Counter(
+                    post_kind(self.env, m) for m in self.env.messages.values()
+                    if m.interaction_id is None and m.author.id == self.env.bot_user.id
+                    and self.phase_wall["play"] <= m.created_at <= self.phase_wall["end"]).most_common()
+            } if hands else {},
             "non_2xx": dict(Counter(f"{r.route} {r.status}" for r in calls.records[setup:end]
                                     if r.status >= 300)),
             "bot_log_errors": [],
@@ -637,6 +661,9 @@ def print_figures(results: list[dict[str, Any]], args: argparse.Namespace) -> No
         print(f"\nN={r['tables']}: bot-token calls per hand by route (play phase)")
         for route, per in r["bot_routes_per_hand"].items():
             print(f"  {per:7.2f}  {route}")
+        print(f"N={r['tables']}: bot-token messages posted per hand, by kind (play phase)")
+        for kind, per in r["bot_posts_per_hand"].items():
+            print(f"  {per:7.2f}  {kind}")
         print(f"N={r['tables']}: interaction-token calls per hand by route (play phase)")
         for route, per in r["interaction_routes_per_hand"].items():
             print(f"  {per:7.2f}  {route}")

@@ -194,6 +194,11 @@ async def test_two_processes_each_hold_their_shards_tables(
             0: await seat_table(env, guilds[0], bots[0], reader, dms=[True, True, True, True]),
             1: await seat_table(env, guilds[1], bots[1], reader, dms=[True, False, False, False]),
         }
+        # In a sharded process too, the slash commands carry the table's messages (issue 11 part 3): the first
+        # hand's message is a followup of /baloot start, not a bot-token message.
+        for table in tables.values():
+            shown = await env.wait_for(lambda table=table: table.table_messages(), 10)  # type: ignore[misc]
+            assert shown[0].interaction_id is not None, "posted with the bot token"
         await open_hands(tables[1])
         tables[1].forwards = True
 
