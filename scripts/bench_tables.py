@@ -228,6 +228,7 @@ class Bench:
         self.lat = Latencies()
         self.bots: list[BotProcess] = []
         self.pids: list[int] = []
+        self.pg_pool: Any = None  # asyncpg's pool for status reads (--database-url/--postgres)
         self.rss_base = 0
         self.rss_peak = 0
         self.stop = asyncio.Event()
@@ -344,12 +345,12 @@ class Bench:
         if self.args.database_url:
             import asyncpg  # the bot's PostgreSQL driver (requirements.txt)
 
-            conn = await asyncpg.connect(self.args.database_url)
-            try:
-                value = await conn.fetchval("SELECT status FROM tables WHERE channel_id = $1 ORDER BY id DESC",
-                                            table.channel.id)
-            finally:
-                await conn.close()
+            # One small pool for all tables: a connection per look ran PostgreSQL out of its 100
+            # connections at 1,000 tables ("too many clients"), failing tables that were fine.
+            if self.pg_pool is None:
+                self.pg_pool = await asyncpg.create_pool(self.args.database_url, min_size=1, max_size=4)
+            value = await self.pg_pool.fetchval(
+                "SELECT status FROM tables WHERE channel_id = $1 ORDER BY id DESC", table.channel.id)
             return str(value) if value is not None else "none"
         conn = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5)
         try:
@@ -521,6 +522,8 @@ class Bench:
                 task.cancel()
             await asyncio.gather(*tasks, watcher, sampler, prober, return_exceptions=True)
             self.rss_peak = max(self.rss_peak, self.rss())
+            if self.pg_pool is not None:
+                await self.pg_pool.close()
 
     # -- figures -----------------------------------------------------------------------------
     def figures(self, timed_out: bool) -> dict[str, Any]:
