@@ -72,9 +72,9 @@ class LobbyOps(ServiceBase):
 
     def check_create(self, guild_id: int, user_id: int) -> None:
         """Raise what :meth:`create` would for this user and guild whatever the channel (already
-        seated, a guild another process holds): checked before the bot opens a thread for a new
-        table (issue 10 item 6), so that a refusal leaves no empty thread behind. A check only:
-        :meth:`create` checks again under its lock."""
+        seated, a guild another process holds). :meth:`create` runs it under its lock; the bot also
+        runs it before opening a thread for a new table (issue 10 item 6), so that a refusal leaves
+        no empty thread behind."""
         if user_id in self._seated:
             raise AlreadySeated()
         if not self.holds(guild_id):
@@ -100,10 +100,7 @@ class LobbyOps(ServiceBase):
         async with self._lobby_lock:
             if channel_id in self._by_channel:
                 raise TableExists()
-            if user_id in self._seated:
-                raise AlreadySeated()
-            if not self.holds(guild_id):  # another process holds the guild's shard (issue 11)
-                raise TableElsewhere()
+            self.check_create(guild_id, user_id)  # seated elsewhere; a guild another process holds (issue 11)
             fence = None if self.leases is None else self.leases.fence_for(guild_id)
             first = SeatInfo(0, user_id, name)
             try:
