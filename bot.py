@@ -49,7 +49,7 @@ from baloot.tables import TableService
 from baloot.tables.leases import ShardLeases
 from baloot.tables.workers import worker_pool
 from cogs import EXTENSIONS
-from cogs.buttons import DYNAMIC_ITEMS
+from cogs.buttons import DYNAMIC_ITEMS, dispatch_presses_directly
 from cogs.channel import process_budget
 from cogs.emojis import CARD_EMOJIS
 from cogs.forward import apply_forwarded
@@ -58,6 +58,7 @@ from cogs.presenter import Presenter
 from cogs.replies import install_error_handler
 from cogs.runtime import Languages, Runtime
 from cogs.shown import ShownTables
+from cogs.wire import close_lean_http, install_lean_http
 
 log = logging.getLogger("baloot.bot")
 
@@ -102,6 +103,8 @@ class BalootClient(_Client):
 
     async def setup_hook(self) -> None:
         settings = self.settings
+        if settings.http_client == "lean":
+            install_lean_http(self)  # interaction answers and view edits on a lean HTTP client (issue 9)
         self.storage = storage = await Storage.open(
             settings.database_url or settings.database_path, synchronous=settings.database_sync
         )
@@ -135,6 +138,7 @@ class BalootClient(_Client):
             except Exception:
                 log.exception("could not load %s; starting without it", extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        dispatch_presses_directly(self)  # no View rebuilt from the message per press (issue 9)
         if settings.sync_commands:
             guild = discord.Object(settings.dev_guild_id) if settings.dev_guild_id else None
             if guild is not None:
@@ -177,6 +181,7 @@ class BalootClient(_Client):
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
         await super().close()
+        await close_lean_http(self)
         if self.storage is not None:
             await self.storage.close()
 

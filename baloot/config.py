@@ -36,6 +36,7 @@ class Settings:
     shard_count: int | None = None  # SHARD_COUNT (issue 11): None runs one unsharded process
     shard_ids: tuple[int, ...] = ()  # SHARD_IDS: the shards this process holds (all, when only the count is set)
     sync_commands: bool = True  # SYNC_COMMANDS: default, only the process holding shard 0 syncs
+    http_client: str = "lean"  # HTTP_CLIENT: "lean" (interaction answers on cogs.lean_http) or "aiohttp"
 
     @property
     def sharded(self) -> bool:
@@ -53,7 +54,8 @@ class Settings:
             f"dev_guild_id={self.dev_guild_id}, default_language={self.default_language!r}, "
             f"turn_seconds={self.turn_seconds}, bot_delay_seconds={self.bot_delay_seconds}, "
             f"ai_workers={self.ai_workers}, log_level={self.log_level!r}, table_pictures={self.table_pictures!r}, "
-            f"shard_count={self.shard_count}, shard_ids={list(self.shard_ids)}, sync_commands={self.sync_commands})"
+            f"shard_count={self.shard_count}, shard_ids={list(self.shard_ids)}, sync_commands={self.sync_commands}, "
+            f"http_client={self.http_client!r})"
         )
 
 
@@ -147,6 +149,18 @@ def _sync_commands(env: Mapping[str, str], shard_ids: tuple[int, ...], sharded: 
     return not sharded or 0 in shard_ids
 
 
+HTTP_CLIENTS = ("lean", "aiohttp")
+
+
+def _http_client(env: Mapping[str, str]) -> str:
+    """``HTTP_CLIENT`` (issue 9): ``lean`` (default) sends interaction answers and view edits through
+    :mod:`cogs.lean_http`; ``aiohttp`` sends everything through discord.py's own client."""
+    raw = env.get("HTTP_CLIENT", "").strip().lower() or "lean"
+    if raw not in HTTP_CLIENTS:
+        raise ConfigError("HTTP_CLIENT must be lean or aiohttp")
+    return raw
+
+
 def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Settings:
     """Read the settings from ``env`` (default: the process environment)."""
     env = os.environ if env is None else env
@@ -198,4 +212,5 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         shard_count=shard_count,
         shard_ids=shard_ids,
         sync_commands=_sync_commands(env, shard_ids, shard_count is not None),
+        http_client=_http_client(env),
     )

@@ -10,6 +10,7 @@ The "My hand" button on the table message answers with a fresh ephemeral view.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -53,6 +54,8 @@ from .replies import (
     user_locale,
 )
 from .runtime import Runtime, runtime_of
+
+log = logging.getLogger("baloot.discord")
 
 
 def hand_payload(runtime: Runtime, hand: PlayerHand, locale: str) -> tuple[Payload, Shown]:
@@ -314,3 +317,39 @@ class ResultButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RESU
 
 DYNAMIC_ITEMS = (ActionButton, TableButton, LobbyButton, ResultButton)
 """What ``bot.py`` registers in ``setup_hook`` (``bot.add_dynamic_items``)."""
+
+
+def dispatch_presses_directly(client: discord.Client) -> None:
+    """Run a press on one of our buttons without rebuilding its message as a discord.py ``View`` (issue 9).
+
+    For every press on a ``DynamicItem``, discord.py 2.x first turns the whole
+    message's components into a ``View`` of ``Button``s (``View.from_message``,
+    about 15 of them on a private view) only to find the pressed one, which
+    our items never read: they are rebuilt from the ``custom_id`` alone. This
+    replaces that step for :data:`DYNAMIC_ITEMS`, on this client's view store
+    (``discord.ui.view.ViewStore.schedule_dynamic_item_call``, discord.py's
+    internal API at the version pinned in ``requirements.txt``): the item is made
+    from the id's match and its callback run, with the same logging of a
+    failure. Other dynamic items keep discord.py's path. Checked end to end by
+    every ``tests/test_bot_*`` press and by ``tests/test_buttons_dispatch.py``.
+    """
+    store = client._connection._view_store
+    original = store.schedule_dynamic_item_call
+
+    async def schedule(component_type: int, factory: type[discord.ui.DynamicItem[Any]],
+                       interaction: discord.Interaction, custom_id: str, match: re.Match[str]) -> None:
+        if factory not in DYNAMIC_ITEMS or interaction.message is None:
+            await original(component_type, factory, interaction, custom_id, match)
+            return
+        try:
+            pressed = discord.ui.Button[Any](custom_id=custom_id)  # what the item is made from (unused by ours)
+            item = await factory.from_custom_id(interaction, pressed, match)
+        except Exception:
+            log.exception("Ignoring exception in dynamic item creation for %r", factory)
+            return
+        try:
+            await item.callback(interaction)
+        except Exception:
+            log.exception("Ignoring exception in dynamic item callback for %r", item)
+
+    store.schedule_dynamic_item_call = schedule  # type: ignore[method-assign]

@@ -24,6 +24,7 @@ discord.py's own on every payload shape we send.
 from __future__ import annotations
 
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -35,6 +36,7 @@ from discord.webhook.async_ import async_context, interaction_message_response_p
 from baloot.render import Payload
 
 from .emojis import CARD_EMOJIS
+from .lean_http import LeanSession
 from .payloads import edit_args
 
 UPDATE_MESSAGE: Final = InteractionResponseType.message_update.value
@@ -91,8 +93,32 @@ def message_params(payload: Payload, *, callback: int | None = None) -> Multipar
                                                allowed_mentions=args["allowed_mentions"])
 
 
-def _session(client: discord.Client) -> Any:
+_LEAN: Final[weakref.WeakKeyDictionary[discord.Client, LeanSession]] = weakref.WeakKeyDictionary()
+
+
+def install_lean_http(client: discord.Client) -> LeanSession:
+    """Send this client's interaction answers and view edits through a :class:`~.lean_http.LeanSession`
+    (``HTTP_CLIENT=lean``); everything it does not handle still goes through discord.py's session."""
+    session = _LEAN[client] = LeanSession(_aiohttp_session(client), discord.http.Route.BASE, client.http.user_agent)
+    return session
+
+
+async def close_lean_http(client: discord.Client) -> None:
+    session = _LEAN.pop(client, None)
+    if session is not None:
+        await session.close()
+
+
+def _aiohttp_session(client: discord.Client) -> Any:
     return client.http._HTTPClient__session  # type: ignore[attr-defined]  # the session discord.py uses
+
+
+def _session(client: discord.Client) -> Any:
+    """The session the webhook adapter is given: the lean one where installed, else discord.py's."""
+    lean = _LEAN.get(client)
+    if lean is not None and lean.fallback is _aiohttp_session(client):
+        return lean
+    return _aiohttp_session(client)
 
 
 @dataclass(frozen=True, slots=True)

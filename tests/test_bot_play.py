@@ -8,6 +8,8 @@ from fakediscord import DiscordEnv, Message
 from test_bot_harness import contract_policy, open_table
 
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
 
 
 async def test_one_hand_through_dms_despite_rate_limits(discord_env: DiscordEnv, tmp_path: Path) -> None:
@@ -20,6 +22,12 @@ async def test_one_hand_through_dms_despite_rate_limits(discord_env: DiscordEnv,
     assert discord_env.calls.count(EDIT, status=429, since=mark) == 3
     table.assert_private()
     assert table.action_count() == len(table.acted)
+    # Issue 9: the presses' answers and the views' edits went through the lean client (HTTP_CLIENT=lean,
+    # discord.py's User-Agent), not aiohttp's (which sends its own).
+    answers = [c for c in discord_env.calls.select(kind="interaction", since=mark)
+               if c.route in (CALLBACK, EDIT_ORIGINAL) and c.status < 300]
+    assert len(answers) >= steps
+    assert all(c.agent.startswith("DiscordBot (") for c in answers), {c.agent for c in answers}
 
     # The first hand's message ends showing the hand's result (compact, issue 10 item 6: the breakdown is
     # behind "Details"); it was edited, never re-sent.

@@ -46,6 +46,7 @@ def test_missing_token_is_a_clear_error() -> None:
         ("LOG_LEVEL", "LOUD"),
         ("DATABASE_URL", "mysql://user:pw@host/db"),
         ("TABLE_PICTURES", "maybe"),
+        ("HTTP_CLIENT", "curl"),
     ],
 )
 def test_bad_values_name_the_setting_not_the_value(name: str, value: str) -> None:
@@ -71,3 +72,10 @@ def test_table_pictures_can_be_limited_or_turned_off() -> None:
     assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "all"}).table_pictures == "all"
     assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "0"}).table_pictures == "off"
     assert "table_pictures='off'" in repr(load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "off"}))
+
+
+def test_http_client_is_lean_unless_aiohttp_is_asked_for() -> None:
+    """Issue 9: interaction answers go through cogs.lean_http by default; HTTP_CLIENT=aiohttp opts out."""
+    assert load_settings({"DISCORD_TOKEN": "t"}).http_client == "lean"
+    assert load_settings({"DISCORD_TOKEN": "t", "HTTP_CLIENT": " AIOHTTP "}).http_client == "aiohttp"
+    assert load_settings({"DISCORD_TOKEN": "t", "HTTP_CLIENT": "lean"}).http_client == "lean"

@@ -16,6 +16,7 @@ class CallRecord:
     kind: TokenKind
     status: int
     at: float = 0.0  # time.monotonic() when it was answered
+    agent: str = ""  # the request's User-Agent (which HTTP client of the bot sent it)
 
     @property
     def route(self) -> str:

@@ -338,7 +338,8 @@ class FakeDiscord:
         except DiscordError as err:
             self.rejections.append((route, err))
             response = json_response(err.body(), status=err.status)
-        self.calls.add(CallRecord(request.method, template, kind, response.status, time.monotonic()))
+        self.calls.add(CallRecord(request.method, template, kind, response.status, time.monotonic(),
+                              request.headers.get("User-Agent", "")))
         self.notify()
         return response
 

@@ -1,0 +1,287 @@
+"""The lean HTTP client of the interaction answers (issue 9, :mod:`cogs.lean_http`).
+
+A raw asyncio server writes exactly the bytes of each case (lengths, chunks,
+compression, a closed kept-alive connection, garbage); the last tests run
+discord.py's own webhook adapter over it, so its retries and exceptions are
+the ones the bot meets in production.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import zlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+from discord.webhook.async_ import AsyncWebhookAdapter
+
+from cogs.lean_http import LeanSession, _Call
+
+Answer = Callable[[bytes], bytes | None]
+"""The raw answer to one raw request (None: close the connection without answering)."""
+
+
+@dataclass
+class Server:
+    """A raw HTTP/1.1 server: each request is answered by ``answer``; every request and connection recorded."""
+
+    answer: Answer
+    requests: list[bytes] = field(default_factory=list)
+    connections: int = 0
+    port: int = 0
+    close_after_each: bool = False
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = 0
+                for line in head.decode("latin-1").split("\r\n"):
+                    if line.lower().startswith("content-length:"):
+                        length = int(line.split(":", 1)[1])
+                request = head + await reader.readexactly(length)
+                self.requests.append(request)
+                answer = self.answer(request)
+                if answer is None:
+                    break
+                writer.write(answer)
+                await writer.drain()
+                if self.close_after_each:
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+
+Start = Callable[[Answer], Awaitable[Server]]
+
+
+@pytest.fixture
+async def raw_server() -> AsyncIterator[Start]:
+    servers: list[asyncio.Server] = []
+
+    async def start(answer: Answer) -> Server:
+        server = Server(answer)
+        srv = await asyncio.start_server(server.handle, "127.0.0.1", 0)
+        server.port = srv.sockets[0].getsockname()[1]
+        servers.append(srv)
+        return server
+
+    yield start
+    for srv in servers:
+        srv.close()
+
+
+def ok(body: bytes, *, extra: str = "", status: str = "200 OK") -> bytes:
+    return (f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n{extra}\r\n"
+            .encode() + body)
+
+
+async def lean_for(server: Server, session: aiohttp.ClientSession) -> LeanSession:
+    return LeanSession(session, f"http://127.0.0.1:{server.port}/api/v10", "test-agent")
+
+
+async def test_a_json_request_is_sent_whole_and_kept_alive(raw_server: Start) -> None:
+    server = await raw_server(lambda req: ok(b'{"id": "1"}'))
+    async with aiohttp.ClientSession() as fallback:
+        lean = await lean_for(server, fallback)
+        for i in range(3):
+            async with lean.request("PATCH", f"{lean.origin}/api/v10/webhooks/1/tok{i}/messages/@original",
+                                    data=json.dumps({"content": "é"}),
+                                    headers={"Content-Type": "application/json"}) as response:
+                assert response.status == 200
+                assert json.loads(await response.text(encoding="utf-8")) == {"id": "1"}
+                assert response.headers["content-type"] == "application/json"
+        await lean.close()
+    assert server.connections == 1  # one kept-alive connection for all three
+    assert lean.sent == 3 and lean.fell_back == 0
+    first = server.requests[0]
+    head, body = first.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"PATCH /api/v10/webhooks/1/tok0/messages/@original HTTP/1.1\r\n")
+    assert b"\r\nContent-Type: application/json" in head and b"\r\nUser-Agent: test-agent" in head
+    assert f"Host: 127.0.0.1:{server.port}".encode() in head
+    assert json.loads(body) == {"content": "é"}
+
+
+async def test_chunked_gzip_and_deflate_answers(raw_server: Start) -> None:
+    payload = json.dumps({"id": "2", "embeds": ["x" * 5000]}).encode()
+    answers = iter([
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + b"".join(f"{len(part):x};ext=1\r\n".encode() + part + b"\r\n" for part in (payload[:100], payload[100:]))
+        + b"0\r\nX-Trailer: yes\r\n\r\n",
+        ok(gzip.compress(payload), extra="Content-Encoding: gzip\r\n"),
+        ok(zlib.compress(payload), extra="Content-Encoding: deflate\r\n"),
+        ok(b"", status="204 No Content"),
+    ])
+    server = await raw_server(lambda req: next(answers))
+    async with aiohttp.ClientSession() as fallback:
+        lean = await lean_for(server, fallback)
+        for _ in range(3):
+            async with lean.request("GET", f"{lean.origin}/api/v10/x") as response:
+                assert await response.read() == payload
+        async with lean.request("DELETE", f"{lean.origin}/api/v10/x") as response:
+            assert response.status == 204 and await response.read() == b""
+        await lean.close()
+    assert server.connections == 1
+
+
+async def test_a_closed_kept_alive_connection_is_retried_once_on_a_new_one(
+        raw_server: Start) -> None:
+    server = await raw_server(lambda req: ok(b"{}"))
+    server.close_after_each = True  # the server closes every connection after one answer
+    async with aiohttp.ClientSession() as fallback:
+        lean = await lean_for(server, fallback)
+        for _ in range(3):
+            async with lean.request("POST", f"{lean.origin}/api/v10/y", data="{}") as response:
+                assert response.status == 200
+        await lean.close()
+    assert len(server.requests) == 3  # each request reached the server once
+    assert server.connections == 3
+
+
+async def test_a_connection_without_an_answer_raises_and_is_not_reused(
+        raw_server: Start) -> None:
+    server = await raw_server(lambda req: None)
+    async with aiohttp.ClientSession() as fallback:
+        lean = await lean_for(server, fallback)
+        with pytest.raises(aiohttp.ServerDisconnectedError):
+            async with lean.request("POST", f"{lean.origin}/api/v10/y", data="{}"):
+                pass
+        assert not lean._idle
+        await lean.close()
+    assert len(server.requests) == 1  # a fresh connection is not retried
+
+
+@pytest.mark.parametrize("answer", [
+    b"garbage\r\n\r\n",
+    b"HTTP/1.1 2x0 OK\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nno colon here\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nContent-Length: abc\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 3\r\n\r\nabc",
+    b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\nContent-Length: 3\r\n\r\nabc",
+])
+async def test_a_malformed_answer_is_an_aiohttp_error_and_the_connection_is_dropped(
+        raw_server: Start, answer: bytes) -> None:
+    server = await raw_server(lambda req: answer)
+    async with aiohttp.ClientSession() as fallback:
+        lean = await lean_for(server, fallback)
+        with pytest.raises(aiohttp.ClientError):
+            async with lean.request("GET", f"{lean.origin}/api/v10/z"):
+                pass
+        assert not lean._idle
+        await lean.close()
+
+
+async def test_a_cut_short_body_raises(raw_server: Start) -> None:
+    server = await raw_server(lambda req: b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort")
+    server.close_after_each = True
+    async with aiohttp.ClientSession() as fallback:
+        lean = await lean_for(server, fallback)
+        with pytest.raises(aiohttp.ServerDisconnectedError):
+            async with lean.request("GET", f"{lean.origin}/api/v10/z"):
+                pass
+        await lean.close()
+
+
+async def test_an_unreachable_origin_is_a_client_os_error() -> None:
+    probe = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    port = probe.sockets[0].getsockname()[1]
+    probe.close()
+    await probe.wait_closed()
+    async with aiohttp.ClientSession() as fallback:
+        lean = LeanSession(fallback, f"http://127.0.0.1:{port}/api/v10", "t")
+        with pytest.raises(aiohttp.ClientOSError) as caught:
+            async with lean.request("GET", f"{lean.origin}/api/v10/z"):
+                pass
+        assert isinstance(caught.value, OSError)  # what the bot's retry and start-up checks look for
+
+
+async def test_a_slow_answer_times_out(raw_server: Start) -> None:
+    stalled = asyncio.Event()
+
+    async def never(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        await stalled.wait()
+        writer.close()
+
+    srv = await asyncio.start_server(never, "127.0.0.1", 0)
+    port = srv.sockets[0].getsockname()[1]
+    async with aiohttp.ClientSession() as fallback:
+        lean = LeanSession(fallback, f"http://127.0.0.1:{port}/api/v10", "t", timeout=0.2)
+        with pytest.raises(TimeoutError):
+            async with lean.request("GET", f"{lean.origin}/api/v10/z"):
+                pass
+        assert not lean._idle
+    stalled.set()
+    srv.close()
+
+
+async def test_what_it_does_not_handle_goes_to_the_fallback(raw_server: Start) -> None:
+    server = await raw_server(lambda req: ok(b"{}"))
+    async with aiohttp.ClientSession() as fallback:
+        lean = await lean_for(server, fallback)
+        form = aiohttp.FormData()
+        form.add_field("payload_json", "{}")
+        cases = [
+            {"data": form},  # a picture: multipart
+            {"params": {"wait": 1.5}},  # not text or an integer: aiohttp decides how it is written
+            {"headers": {"Host": "elsewhere"}},
+        ]
+        for kwargs in cases:
+            async with lean.request("POST", f"{lean.origin}/api/v10/w", **kwargs) as response:  # type: ignore[arg-type]
+                assert response.status == 200
+        with pytest.raises(ValueError):  # a header with a line break: aiohttp refuses it, as it always did
+            async with lean.request("POST", f"{lean.origin}/api/v10/w", headers={"X-Evil": "a\r\nInjected: 1"}):
+                pass
+        async with lean.request("POST", f"{lean.origin}/api/v10/q", params={"with_response": "1", "n": 2}):
+            pass
+        for url in (f"{lean.origin}/api/v10/a b", f"{lean.origin}/api/v10/é", "http://other.invalid/x"):
+            call = lean.request("GET", url)
+            assert not isinstance(call, _Call)
+            call.close()  # aiohttp's request, never sent
+        await lean.close()
+    assert lean.sent == 1 and lean.fell_back == 7
+    assert len(server.requests) == 4
+    assert server.requests[-1].startswith(b"POST /api/v10/q?with_response=1&n=2 HTTP/1.1\r\n")
+    assert not any(b"Injected" in req for req in server.requests)
+
+
+async def test_discord_adapter_over_it_retries_429_and_raises_its_own_errors(
+        raw_server: Start) -> None:
+    answers = iter([
+        ok(b'{"message": "You are being rate limited.", "retry_after": 0.01, "global": false}',
+           status="429 Too Many Requests", extra="Via: 1.1 google\r\n"),
+        ok(b'{"id": "9"}', extra="X-RateLimit-Remaining: 4\r\n"),
+        ok(b'{"message": "Unknown Webhook", "code": 10015}', status="404 Not Found"),
+        ok(b'{"message": "Unknown interaction", "code": 10062}', status="404 Not Found"),
+    ])
+    server = await raw_server(lambda req: next(answers))
+    original = discord.http.Route.BASE
+    discord.http.Route.BASE = f"http://127.0.0.1:{server.port}/api/v10"
+    try:
+        async with aiohttp.ClientSession() as fallback:
+            lean = await lean_for(server, fallback)
+            adapter: Any = AsyncWebhookAdapter()  # type: ignore[no-untyped-call]
+            data = await adapter.edit_original_interaction_response(1, "tok", session=lean, payload={"content": "x"})
+            assert data == {"id": "9"}
+            with pytest.raises(discord.NotFound) as caught:
+                await adapter.edit_original_interaction_response(1, "tok", session=lean, payload={"content": "y"})
+            assert caught.value.code == 10015 and caught.value.status == 404
+            with pytest.raises(discord.NotFound):
+                await adapter.create_interaction_response(
+                    5, "tok", session=lean, proxy=None, proxy_auth=None,
+                    params=discord.http.MultipartParameters({"type": 7, "data": {}}, None, None))
+            await lean.close()
+    finally:
+        discord.http.Route.BASE = original
+    assert len(server.requests) == 4  # the 429 was tried again once
+    assert server.connections == 1
