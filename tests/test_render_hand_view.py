@@ -154,3 +154,34 @@ def test_round_two_is_marked_in_the_bids_of_both_views() -> None:
         for payload in (render_hand(INFO, seat_view(hand, 0), 0, locale), table_payload(INFO, match, locale)):
             lines = _bids(payload, locale)
             assert len(lines) == 6 and lines.index(marker) == 4, lines  # four passes, the marker, the fifth bid
+
+
+def test_shared_fields_drawn_once_give_every_seat_the_same_view_as_drawn_alone() -> None:
+    """Issue 9: the four seats' views of one state share their public fields' drawing; what each seat
+    sees is exactly what it sees drawn on its own, in both languages, and a renamed seat is redrawn."""
+    from dataclasses import replace
+
+    from baloot.render import hand_view
+    from baloot.view import public_view
+
+    rng = random.Random(9)
+    checked = 0
+    for _ in range(6):
+        match = Match(Rules(), rng.randrange(4))
+        hand = match.deal(rng)
+        while not hand.finished:
+            if rng.random() < 0.3:
+                public = public_view(hand, hand.match_score)
+                views = [seat_view(hand, seat, public=public) for seat in range(4)]
+                for locale in ("en", "ar"):
+                    hand_view._SHARED.clear()
+                    shared = [render_hand(INFO, v, 0, locale) for v in views]
+                    alone = [render_hand(INFO, replace(v, public=None), 0, locale) for v in views]
+                    assert shared == alone
+                    renamed = replace(INFO, names=("Zed", "Badr", "Chadi", "Dana"), away=(True, False, False, False))
+                    assert render_hand(renamed, views[1], 0, locale) == render_hand(
+                        renamed, replace(views[1], public=None), 0, locale)
+                    checked += 1
+            match.apply(rng.choice(hand.legal_actions()))
+    assert checked > 20
+    assert len(hand_view._SHARED) <= hand_view._SHARED_LIMIT

@@ -8,6 +8,7 @@ cards in one or two rows — legal plays enabled, every other card disabled.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final
 
 from ..actions import Action, ActionType
@@ -17,7 +18,7 @@ from ..i18n import resolve_locale, t
 from ..i18n.direction import orient_payload
 from ..i18n.plural import count
 from ..projects import Project, best_projects
-from ..view import SeatView
+from ..view import PublicView, SeatView
 from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, balanced_rows, button, rows
 from .custom_ids import encode_action_id
 from .limits import DESCRIPTION, FIELD_VALUE, clip
@@ -114,6 +115,78 @@ def _status(info: TableInfo, view: SeatView, locale: str) -> str:
     return t("hand.waiting_for", locale, name=seat_name(info, view.to_move, locale))
 
 
+@dataclass(frozen=True, slots=True)
+class SharedFields:
+    """The embed fields every seat's view of one hand state shows alike, in one locale (issue 9).
+
+    Drawn from the public fields only (the same in each seat's view), so one
+    drawing serves the four private views refreshed after an action. The
+    tricks and score lines depend on the viewer's team ("us"/"them"): they are
+    kept per team.
+    """
+
+    up_card: str | None
+    contract: str | None
+    doubling: str | None
+    bids: str | None
+    current: str | None
+    last_name: str
+    last: str | None
+    teams: tuple[tuple[str | None, str], tuple[str | None, str]]  # (tricks, score) for a viewer of team 0, 1
+
+
+def shared_fields(info: TableInfo, view: SeatView, locale: str) -> SharedFields:
+    """:class:`SharedFields` of ``view``'s hand state, drawn once per public view and locale.
+
+    The four seat views of one snapshot share one :class:`~baloot.view.PublicView`
+    object; the last few drawings are kept by its identity (the cache holds the
+    object, so the identity cannot be reused) with the names they were drawn with.
+    """
+    public = view.public
+    if public is None:
+        return _draw_shared(info, view, locale)
+    key = (id(public), locale)
+    names = (info.names, info.is_bot, info.away)
+    entry = _SHARED.get(key)
+    if entry is not None and entry[0] is public and entry[1] == names:
+        return entry[2]
+    fields = _draw_shared(info, view, locale)
+    if len(_SHARED) >= _SHARED_LIMIT:
+        del _SHARED[next(iter(_SHARED))]
+    _SHARED[key] = (public, names, fields)
+    return fields
+
+
+_SHARED_LIMIT: Final = 64
+_SHARED: dict[tuple[int, str], tuple[PublicView, tuple[object, ...], SharedFields]] = {}
+
+
+def _team_lines(info: TableInfo, view: SeatView, locale: str, viewer_team: int) -> tuple[str | None, str]:
+    us, them = viewer_team, 1 - viewer_team
+    tricks = None if view.phase < Phase.PLAYING else "\n".join(
+        t("table.tricks_line", locale, team=team_name(info, team, locale, viewer=viewer_team),
+          tricks=count("tricks", view.tricks_won[team], locale),
+          points=count("points", view.card_points[team], locale)) for team in (us, them))
+    score = "\n".join(
+        t("table.score_line", locale, team=team_name(info, team, locale, viewer=viewer_team),
+          points=view.match_score[team] + (view.hand_score or (0, 0))[team]) for team in (us, them))
+    return tricks, score
+
+
+def _draw_shared(info: TableInfo, view: SeatView, locale: str) -> SharedFields:
+    last = last_trick(view)
+    return SharedFields(
+        up_card=up_card_text(view, locale),
+        contract=contract_line(view, info, locale),
+        doubling=doubling_line(view, info, locale),
+        bids=bid_lines(view, info, locale) if view.phase == Phase.BIDDING else None,
+        current=None if view.current_trick is None else trick_lines(view.current_trick, info, locale),
+        last_name=t("table.last_trick", locale, name=seat_name(info, last.winner or 0, locale)) if last else "",
+        last=None if last is None else trick_lines(last, info, locale),
+        teams=(_team_lines(info, view, locale, 0), _team_lines(info, view, locale, 1)),
+    )
+
+
 def hand_embed(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> dict[str, Any]:
     """The private embed: status, the public state needed to play, the cards, us/them counts."""
     seat = view.seat
@@ -121,27 +194,20 @@ def hand_embed(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> di
     notice = notice_text(info.notice, info, locale)
     if notice is not None:
         description.append(notice)
-    last = last_trick(view)
-    us, them = seat & 1, 1 - (seat & 1)
+    shared = shared_fields(info, view, locale)
+    tricks, score = shared.teams[seat & 1]
     candidates: list[tuple[str, str | None, bool]] = [
         (t("hand.cards", locale), cards_text(sort_cards(view.hand, view.trump, view.contract == "sun"), locale)
          or t("hand.no_cards", locale), False),
-        (t("table.up_card", locale), up_card_text(view, locale), True),
-        (t("table.contract", locale), contract_line(view, info, locale), True),
-        (t("table.doubling", locale), doubling_line(view, info, locale), True),
-        (t("table.bids", locale), bid_lines(view, info, locale) if view.phase == Phase.BIDDING else None, False),
+        (t("table.up_card", locale), shared.up_card, True),
+        (t("table.contract", locale), shared.contract, True),
+        (t("table.doubling", locale), shared.doubling, True),
+        (t("table.bids", locale), shared.bids, False),
         (t("table.projects", locale), project_lines(view, info, locale), True),
-        (t("table.current_trick", locale),
-         None if view.current_trick is None else trick_lines(view.current_trick, info, locale), True),
-        (t("table.last_trick", locale, name=seat_name(info, last.winner or 0, locale)) if last else "",
-         None if last is None else trick_lines(last, info, locale), True),
-        (t("table.tricks", locale), None if view.phase < Phase.PLAYING else "\n".join(
-            t("table.tricks_line", locale, team=team_name(info, team, locale, viewer=seat),
-              tricks=count("tricks", view.tricks_won[team], locale),
-              points=count("points", view.card_points[team], locale)) for team in (us, them)), False),
-        (t("table.match_score", locale), "\n".join(
-            t("table.score_line", locale, team=team_name(info, team, locale, viewer=seat),
-              points=view.match_score[team] + (view.hand_score or (0, 0))[team]) for team in (us, them)), True),
+        (t("table.current_trick", locale), shared.current, True),
+        (shared.last_name, shared.last, True),
+        (t("table.tricks", locale), tricks, False),
+        (t("table.match_score", locale), score, True),
     ]
     fields = [
         {"name": name, "value": clip(value, FIELD_VALUE), "inline": inline}
