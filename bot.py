@@ -48,7 +48,7 @@ from baloot.storage.startup import StartupRefused, check_database
 from baloot.tables import TableService
 from baloot.tables.leases import ShardLeases
 from baloot.tables.workers import worker_pool
-from cogs import EXTENSIONS
+from cogs import EXTENSIONS, timings
 from cogs.buttons import DYNAMIC_ITEMS, dispatch_presses_directly
 from cogs.channel import process_budget
 from cogs.emojis import CARD_EMOJIS
@@ -182,6 +182,7 @@ class BalootClient(_Client):
             self.executor.shutdown(wait=False, cancel_futures=True)
         await super().close()
         await close_lean_http(self)
+        timings.write()  # BALOOT_PRESS_TIMINGS (scripts/bench_tables.py) only
         if self.storage is not None:
             await self.storage.close()
 

@@ -38,6 +38,7 @@ from baloot.render.custom_ids import CustomIdError
 from baloot.render.text import display_name
 from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableRestarting
 
+from . import timings
 from .forward import forwarded_payload
 from .private import Shown, with_seat_picture
 from .replies import (
@@ -86,6 +87,7 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
                 and not interaction.response.is_done()):
             # A DM press of someone not seated here: most likely at another process's table (issue 11).
             # Acknowledge it first, so that finding the table in storage never holds its first response.
+            timings.answering(interaction.id)
             await interaction.response.defer()
         result = await in_time(
             interaction,

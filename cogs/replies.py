@@ -31,6 +31,7 @@ from baloot.render import Payload, render_error, render_text
 from baloot.render.text import seat_name
 from baloot.tables import StorageUnavailable, TableInfo
 
+from . import timings
 from .payloads import message_args, send_args
 from .runtime import Runtime, runtime_of
 from .wire import answer_update
@@ -126,6 +127,7 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not done and not interaction.response.is_done():
         if update:
+            timings.answering(interaction.id)
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=ephemeral, thinking=True)

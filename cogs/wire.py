@@ -35,6 +35,7 @@ from discord.webhook.async_ import async_context, interaction_message_response_p
 
 from baloot.render import Payload
 
+from . import timings
 from .emojis import CARD_EMOJIS
 from .lean_http import LeanSession
 from .payloads import edit_args
@@ -144,6 +145,7 @@ async def answer_update(interaction: discord.Interaction, payload: Payload) -> N
         return
     client = interaction.client
     http = client.http
+    timings.answering(interaction.id)
     with message_params(payload, callback=UPDATE_MESSAGE) as params:
         await async_context.get().create_interaction_response(
             interaction.id, interaction.token, session=_session(client),

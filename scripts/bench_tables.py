@@ -35,6 +35,9 @@ Figures per N:
   INTERACTION_CREATE to the bot's first callback arriving at the stand-in
   (``Interaction.first_response_latency``); p50/p99/max, callbacks refused as too
   late (404/10062, Discord's 3 s deadline) and interactions never answered;
+  and the presses as the bot itself timed them (``cogs/timings.py``: from the
+  interaction's creation to the bot sending its first answer), which leaves
+  out this process's own lag in taking the callback when it is saturated;
 - the bot's RSS (VmRSS) after READY and the peak while the N tables are active,
   giving memory per active table;
 - REST calls per completed hand by token kind (bot token: Discord's global 50
@@ -54,6 +57,7 @@ import argparse
 import asyncio
 import contextlib
 import itertools
+import json
 import math
 import os
 import random
@@ -257,6 +261,17 @@ class Bench:
                 self.by_dm[person.dm_channel.id] = (table, seat)
                 self.by_user[person.id] = (table, seat)
 
+    def timings_file(self, shard: int) -> Path:
+        return self.db.parent / f"press-timings-{shard}.json"
+
+    def bot_side_presses(self) -> list[float]:
+        """The bots' own answer times of the presses, seconds (read after they stopped; cogs/timings.py)."""
+        times: list[float] = []
+        for shard in range(self.args.processes):
+            with contextlib.suppress(OSError, ValueError):
+                times += [ms / 1000 for ms in json.loads(self.timings_file(shard).read_text(encoding="utf-8"))]
+        return times
+
     def bot_env(self, shard: int) -> dict[str, str]:
         env = {
             "DATABASE_PATH": str(self.db),
@@ -269,6 +284,7 @@ class Bench:
             "AI_WORKERS": "0",
             "LOG_LEVEL": self.args.log_level,
             "TABLE_PICTURES": self.args.pictures,
+            "BALOOT_PRESS_TIMINGS": str(self.timings_file(shard)),  # cogs/timings.py
         }
         if self.args.processes > 1:
             env |= {"SHARD_COUNT": str(self.args.processes), "SHARD_IDS": str(shard)}
@@ -617,6 +633,9 @@ async def run_one(n: int, args: argparse.Namespace) -> dict[str, Any]:
                 figures["bot_log_errors"] += [line for line in bot.output.splitlines()
                                               if " ERROR " in line or "Traceback" in line][:10]
                 await bot.stop(grace=5.0)
+            bot_side = bench.bot_side_presses()
+            figures["bot_side_p50_ms"] = 1000 * percentile(bot_side, 0.50)
+            figures["bot_side_p99_ms"] = 1000 * percentile(bot_side, 0.99)
         finally:
             await env.close()
         return figures
@@ -632,6 +651,7 @@ def print_figures(results: list[dict[str, Any]], args: argparse.Namespace) -> No
         ("first response p99 ms", "{p99_ms:.1f}"),
         ("first response max ms", "{max_ms:.1f}"),
         ("  presses p50 / p99 ms", "{press_p50_ms:.1f} / {press_p99_ms:.1f}"),
+        ("  presses, bot side p50 / p99 ms", "{bot_side_p50_ms:.1f} / {bot_side_p99_ms:.1f}"),
         ("  slash commands p99 ms", "{setup_p99_ms:.1f}"),
         ("over 3 s / 10062 / unanswered", "{over_3s} / {late_10062} / {missing}"),
         ("bot-token peak /s | 429 refused", "{peak_bot_calls_1s} | {global_429}"),
