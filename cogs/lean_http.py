@@ -42,7 +42,7 @@ MAX_CONNECTIONS: Final = 100
 """Requests in flight at once (aiohttp's connector limit); more wait for a free connection."""
 MAX_HEAD: Final = 64 * 1024
 """Bytes of status line and headers accepted in an answer."""
-_SAFE_TARGET: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/%@:!$&'()*+,;=")
+_SAFE_TARGET: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/%@:!$&'()*+,;=?")
 
 
 class Response:

@@ -39,6 +39,7 @@ from . import timings
 from .emojis import CARD_EMOJIS
 from .lean_http import LeanSession
 from .payloads import edit_args
+from .token_http import answer_press, edit_original
 
 UPDATE_MESSAGE: Final = InteractionResponseType.message_update.value
 """Callback type 7: the press's answer replaces the message it was on."""
@@ -114,6 +115,15 @@ def _aiohttp_session(client: discord.Client) -> Any:
     return client.http._HTTPClient__session  # type: ignore[attr-defined]  # the session discord.py uses
 
 
+def _lean(client: discord.Client, payload: Payload) -> LeanSession | None:
+    """The lean session for a plain JSON ``payload`` (no files, no proxy), else None (the adapter's path)."""
+    lean = _LEAN.get(client)
+    if (lean is None or payload.get("files") or client.http.proxy is not None
+            or lean.fallback is not _aiohttp_session(client)):
+        return None
+    return lean
+
+
 def _session(client: discord.Client) -> Any:
     """The session the webhook adapter is given: the lean one where installed, else discord.py's."""
     lean = _LEAN.get(client)
@@ -146,16 +156,25 @@ async def answer_update(interaction: discord.Interaction, payload: Payload) -> N
     client = interaction.client
     http = client.http
     timings.answering(interaction.id)
-    with message_params(payload, callback=UPDATE_MESSAGE) as params:
-        await async_context.get().create_interaction_response(
-            interaction.id, interaction.token, session=_session(client),
-            proxy=http.proxy, proxy_auth=http.proxy_auth, params=params,
-        )
+    lean = _lean(client, payload)
+    if lean is not None:
+        await answer_press(lean, interaction.id, interaction.token, {"type": UPDATE_MESSAGE,
+                                                                     "data": message_json(payload)})
+    else:
+        with message_params(payload, callback=UPDATE_MESSAGE) as params:
+            await async_context.get().create_interaction_response(
+                interaction.id, interaction.token, session=_session(client),
+                proxy=http.proxy, proxy_auth=http.proxy_auth, params=params,
+            )
     interaction.response._response_type = InteractionResponseType.message_update
 
 
 async def edit_response(client: discord.Client, token: ResponseToken, payload: Payload) -> None:
     """Replace an interaction's response (an ephemeral private view) with ``payload``."""
+    lean = _lean(client, payload)
+    if lean is not None:
+        await edit_original(lean, token.application_id, token.token, message_json(payload))
+        return
     http = client.http
     with message_params(payload) as params:
         await async_context.get().edit_original_interaction_response(

@@ -1,4 +1,4 @@
-"""The lean HTTP client of the interaction answers (issue 9, :mod:`cogs.lean_http`).
+"""The lean HTTP client of the interaction answers (issue 9, :mod:`cogs.lean_http`, :mod:`cogs.token_http`).
 
 A raw asyncio server writes exactly the bytes of each case (lengths, chunks,
 compression, a closed kept-alive connection, garbage); the last tests run
@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import time
 import zlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ import discord
 import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
 
+from cogs import token_http
 from cogs.lean_http import LeanSession, _Call
 
 Answer = Callable[[bytes], bytes | None]
@@ -285,3 +287,84 @@ async def test_discord_adapter_over_it_retries_429_and_raises_its_own_errors(
         discord.http.Route.BASE = original
     assert len(server.requests) == 4  # the 429 was tried again once
     assert server.connections == 1
+
+
+# -- cogs/token_http.py: the press's answer and the view's edit, without discord.py's adapter ------------------
+
+@pytest.fixture
+def route_base() -> Iterator[Callable[[Server], None]]:
+    original = discord.http.Route.BASE
+
+    def point(server: Server) -> None:
+        discord.http.Route.BASE = f"http://127.0.0.1:{server.port}/api/v10"
+
+    yield point
+    discord.http.Route.BASE = original
+
+
+async def test_token_requests_are_sent_as_the_adapter_sends_them(
+        raw_server: Start, route_base: Callable[[Server], None]) -> None:
+    server = await raw_server(lambda req: ok(b'{"id": "1", "big": "' + b"x" * 3000 + b'"}'))
+    route_base(server)
+    async with aiohttp.ClientSession() as fallback:
+        lean = await lean_for(server, fallback)
+        await token_http.answer_press(lean, 55, "tok-a", {"type": 7, "data": {"content": "é"}})
+        await token_http.edit_original(lean, 66, "tok-b", {"content": "x", "embeds": []})
+        await lean.close()
+    assert server.connections == 1
+    callback, edit = (req.split(b"\r\n\r\n", 1) for req in server.requests)
+    assert callback[0].startswith(b"POST /api/v10/interactions/55/tok-a/callback?with_response=1 HTTP/1.1\r\n")
+    assert json.loads(callback[1]) == {"type": 7, "data": {"content": "é"}}
+    assert b"Content-Type: application/json" in callback[0]
+    assert edit[0].startswith(b"PATCH /api/v10/webhooks/66/tok-b/messages/@original HTTP/1.1\r\n")
+    assert json.loads(edit[1]) == {"content": "x", "embeds": []}
+
+
+async def test_token_requests_retry_a_429_and_a_5xx_and_raise_discords_errors(
+        raw_server: Start, route_base: Callable[[Server], None]) -> None:
+    answers = iter([
+        ok(b'{"message": "rate limited", "retry_after": 0.01, "global": false}',
+           status="429 Too Many Requests", extra="Via: 1.1 google\r\n"),
+        ok(b'{"message": "oops"}', status="502 Bad Gateway"),
+        ok(b'{"id": "1"}'),
+        ok(b'{"message": "Unknown interaction", "code": 10062}', status="404 Not Found"),
+        ok(b'{"message": "Missing Access", "code": 50001}', status="403 Forbidden"),
+        ok(b'{"message": "Invalid Form Body", "code": 50035}', status="400 Bad Request"),
+        ok(b'{"message": "cloudflare"}', status="429 Too Many Requests"),  # no Via: not Discord's, not retried
+    ])
+    server = await raw_server(lambda req: next(answers))
+    route_base(server)
+    async with aiohttp.ClientSession() as fallback:
+        lean = await lean_for(server, fallback)
+        await token_http.edit_original(lean, 1, "t", {"content": "x"})  # 429, 502, then 200
+        assert len(server.requests) == 3
+        with pytest.raises(discord.NotFound) as not_found:
+            await token_http.answer_press(lean, 2, "t2", {"type": 7, "data": {}})
+        assert not_found.value.code == 10062
+        with pytest.raises(discord.Forbidden) as forbidden:
+            await token_http.edit_original(lean, 1, "t", {"content": "y"})
+        assert forbidden.value.code == 50001
+        with pytest.raises(discord.HTTPException) as bad:
+            await token_http.edit_original(lean, 1, "t", {"content": "z"})
+        assert bad.value.code == 50035 and bad.value.status == 400
+        with pytest.raises(discord.HTTPException) as cloudflare:
+            await token_http.edit_original(lean, 1, "t", {"content": "w"})
+        assert cloudflare.value.status == 429
+        await lean.close()
+    assert len(server.requests) == 7
+
+
+async def test_a_spent_token_bucket_holds_the_next_request_on_that_token_only(
+        raw_server: Start, route_base: Callable[[Server], None]) -> None:
+    spent = ok(b"{}", extra="X-RateLimit-Remaining: 0\r\nX-RateLimit-Reset-After: 0.3\r\n")
+    server = await raw_server(lambda req: spent if b"/spent/" in req.split(b"\r\n", 1)[0] else ok(b"{}"))
+    route_base(server)
+    async with aiohttp.ClientSession() as fallback:
+        lean = await lean_for(server, fallback)
+        await token_http.edit_original(lean, 1, "spent", {"content": "1"})
+        started = time.monotonic()
+        await token_http.edit_original(lean, 1, "other", {"content": "2"})
+        assert time.monotonic() - started < 0.25  # another token is not held
+        await token_http.edit_original(lean, 1, "spent", {"content": "3"})
+        assert time.monotonic() - started >= 0.28  # held until the bucket reset
+        await lean.close()

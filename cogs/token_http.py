@@ -1,0 +1,111 @@
+"""The two hottest interaction-token requests, sent on the lean client directly (issue 9: bot CPU per press).
+
+A press's answer (``POST /interactions/{id}/{token}/callback``) and a private
+view's refresh (``PATCH /webhooks/{app}/{token}/messages/@original``) are
+about 3.5 requests per interaction. discord.py's webhook adapter would build a
+``Route``, a lock per token, two log records and a parsed copy of Discord's
+answer for each; here they are plain JSON requests on
+:class:`~.lean_http.LeanSession`, with the adapter's handling of what Discord
+answers kept as it is (``discord.webhook.async_.AsyncWebhookAdapter.request``
+at the pinned version):
+
+- a 429 from Discord (it carries ``Via``) is waited out (``retry_after``) and
+  the request sent again; one without ``Via`` (Cloudflare's) raises;
+- a 5xx is tried again after 1, 3, 5, 7 seconds, then raises
+  ``DiscordServerError``; a reset connection (errno 54/10054) likewise;
+- 403 raises ``Forbidden``, 404 ``NotFound``, anything else ``HTTPException``
+  (with Discord's code and message);
+- an answer saying the token's bucket is spent (``X-RateLimit-Remaining: 0``)
+  holds the next request on that token until the bucket resets.
+
+The answer's body is parsed only when it is an error. Anything with files
+(a picture) still goes through the adapter (:mod:`.wire`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Final
+
+import discord
+from discord import utils
+
+from .lean_http import LeanSession
+
+RESET_ERRNOS: Final = (54, 10054)
+"""A connection reset by the peer, as the adapter retries it."""
+_HELD_LIMIT: Final = 4096
+_held: dict[str, float] = {}
+"""Token -> monotonic time before which no request may use it (its bucket is spent)."""
+
+
+def _hold(token: str, seconds: float) -> None:
+    now = time.monotonic()
+    if len(_held) >= _HELD_LIMIT:
+        for key in [k for k, until in _held.items() if until <= now]:
+            del _held[key]
+    _held[token] = now + seconds
+
+
+async def _wait_for_bucket(token: str) -> None:
+    until = _held.get(token)
+    if until is None:
+        return
+    delay = until - time.monotonic()
+    if delay > 0:
+        await asyncio.sleep(delay)
+    if _held.get(token) == until:
+        del _held[token]
+
+
+async def token_request(session: LeanSession, method: str, path: str, token: str, payload: dict[str, Any],
+                        query: str = "") -> None:
+    """Send ``payload`` as JSON to ``path`` under ``discord.http.Route.BASE``, as the adapter would."""
+    url = f"{discord.http.Route.BASE}{path}{query}"
+    body = utils._to_json(payload)
+    headers = {"Content-Type": "application/json"}
+    await _wait_for_bucket(token)
+    response: Any = None
+    data: Any = None
+    for attempt in range(5):
+        try:
+            async with session.request(method, url, data=body, headers=headers) as response:
+                status = response.status
+                if response.headers.get("X-Ratelimit-Remaining") == "0" and status != 429:
+                    _hold(token, utils._parse_ratelimit_header(response))
+                if 200 <= status < 300:
+                    return
+                data = await discord.http.json_or_text(response)
+        except OSError as exc:
+            if attempt < 4 and exc.errno in RESET_ERRNOS:
+                await asyncio.sleep(1 + attempt * 2)
+                continue
+            raise
+        if status == 429:
+            if not response.headers.get("Via") or not isinstance(data, dict):
+                raise discord.HTTPException(response, data)
+            await asyncio.sleep(float(data.get("retry_after", 1.0)))
+            continue
+        if status >= 500:
+            await asyncio.sleep(1 + attempt * 2)
+            continue
+        if status == 403:
+            raise discord.Forbidden(response, data)
+        if status == 404:
+            raise discord.NotFound(response, data)
+        raise discord.HTTPException(response, data)
+    if response is not None and response.status >= 500:
+        raise discord.DiscordServerError(response, data)
+    raise discord.HTTPException(response, data)
+
+
+async def answer_press(session: LeanSession, interaction_id: int, token: str, body: dict[str, Any]) -> None:
+    """The interaction's callback (``body`` holds its ``type`` and ``data``)."""
+    await token_request(session, "POST", f"/interactions/{interaction_id}/{token}/callback", token, body,
+                        "?with_response=1")
+
+
+async def edit_original(session: LeanSession, application_id: int, token: str, body: dict[str, Any]) -> None:
+    """Replace the interaction's response with the message ``body``."""
+    await token_request(session, "PATCH", f"/webhooks/{application_id}/{token}/messages/@original", token, body)
