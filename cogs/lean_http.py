@@ -97,7 +97,8 @@ class LeanSession:
     """
 
     def __init__(self, fallback: aiohttp.ClientSession, base_url: str, user_agent: str, *,
-                 timeout: float = REQUEST_TIMEOUT, limit: int = MAX_CONNECTIONS) -> None:
+                 timeout: float = REQUEST_TIMEOUT, limit: int = MAX_CONNECTIONS,
+                 ssl_context: ssl.SSLContext | None = None) -> None:
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"not an http(s) URL: {base_url!r}")
@@ -110,7 +111,9 @@ class LeanSession:
         host_header = parts.netloc if not default_port else self.host
         self._fixed = f"Host: {host_header}\r\nUser-Agent: {user_agent}\r\nAccept-Encoding: identity\r\n"
         self.timeout = timeout
-        self._ssl: ssl.SSLContext | None = ssl.create_default_context() if parts.scheme == "https" else None
+        self._ssl: ssl.SSLContext | None = None
+        if parts.scheme == "https":  # the system's certificates, as aiohttp uses them
+            self._ssl = ssl_context or ssl.create_default_context()
         self._idle: deque[_Connection] = deque()
         self._slots = asyncio.Semaphore(limit)
         self.closed = False

@@ -11,10 +11,13 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import ssl
+import subprocess
 import time
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -368,3 +371,32 @@ async def test_a_spent_token_bucket_holds_the_next_request_on_that_token_only(
         await token_http.edit_original(lean, 1, "spent", {"content": "3"})
         assert time.monotonic() - started >= 0.28  # held until the bucket reset
         await lean.close()
+
+
+async def test_https_with_a_verified_certificate_and_a_refused_one(tmp_path: Path) -> None:
+    """Discord is reached over TLS: the certificate is checked against the host name, as aiohttp checks it."""
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_ctx.load_cert_chain(cert, key)
+    server = Server(lambda req: ok(b'{"id": "7"}'))
+    srv = await asyncio.start_server(server.handle, "127.0.0.1", 0, ssl=server_ctx)
+    port = srv.sockets[0].getsockname()[1]
+    trusting = ssl.create_default_context(cafile=str(cert))
+    try:
+        async with aiohttp.ClientSession() as fallback:
+            lean = LeanSession(fallback, f"https://localhost:{port}/api/v10", "t", ssl_context=trusting)
+            for _ in range(2):
+                async with lean.request("PATCH", f"https://localhost:{port}/api/v10/x", data="{}") as response:
+                    assert response.status == 200 and json.loads(await response.read()) == {"id": "7"}
+            await lean.close()
+            assert server.connections == 1
+            strict = LeanSession(fallback, f"https://localhost:{port}/api/v10", "t")  # the system's CAs only
+            with pytest.raises(aiohttp.ClientError):
+                async with strict.request("PATCH", f"https://localhost:{port}/api/v10/x", data="{}"):
+                    pass
+            await strict.close()
+    finally:
+        srv.close()
