@@ -46,6 +46,7 @@ import discord
 from baloot.errors import BalootError
 from baloot.render import Payload, TableInfo, render_hand, render_plays_elsewhere
 from baloot.render.picture import table_picture
+from baloot.tables import StorageUnavailable
 from baloot.view import SeatView
 
 from .pacing import urgent
@@ -110,6 +111,7 @@ class Viewer:
     dm_message_id: int | None = None
     shown: Shown | None = None  # what the token's response shows
     dm_shown: DmShown | None = None  # what the DM message shows
+    dm_stored: bool = True  # the DM message's id is in storage (False: storage failed; tried again at each update)
     busy: int = 0  # presses being answered (their response shows the view)
     dirty: bool = False
     reach: Reach = Reach.TOKEN  # of the refreshes asked for since the last send
@@ -297,6 +299,8 @@ class PrivateHands:
             if viewer.dm_channel_id is not None and viewer.dm_message_id is not None:
                 try:
                     await edit_message(client, viewer.dm_channel_id, viewer.dm_message_id, payload)
+                    if not viewer.dm_stored:
+                        await self._store_dm(viewer)
                     return True
                 except discord.NotFound:
                     viewer.dm_message_id = None
@@ -311,10 +315,27 @@ class PrivateHands:
                 return False
             raise
         viewer.dm_message_id = sent.id
-        await self.runtime.service.remember_message(
-            viewer.table_id, f"dm:{viewer.user_id}", viewer.dm_channel_id, sent.id
-        )
+        viewer.dm_stored = False
+        await self._store_dm(viewer)
         return True
+
+    async def _store_dm(self, viewer: Viewer) -> None:
+        """Store the DM message's id, so that a restart edits it instead of sending another.
+
+        A storage fault (issue 14) is a warning: the message is sent and kept in
+        memory, and its id is stored at its next update.
+        """
+        if viewer.dm_channel_id is None or viewer.dm_message_id is None:
+            return
+        try:
+            await self.runtime.service.remember_message(
+                viewer.table_id, f"dm:{viewer.user_id}", viewer.dm_channel_id, viewer.dm_message_id
+            )
+        except StorageUnavailable as exc:
+            log.warning("user %s: could not store their DM message (%s); trying again at its next update",
+                        viewer.user_id, exc)
+            return
+        viewer.dm_stored = True
 
     async def _dms_closed(self, viewer: Viewer) -> None:
         viewer.dm_closed = True
@@ -322,6 +343,9 @@ class PrivateHands:
             changed = await self.runtime.service.set_dm_closed(viewer.table_id, viewer.user_id)
         except BalootError:
             return  # the table closed or the player left meanwhile
+        except StorageUnavailable as exc:  # known here until a restart; the player is told all the same
+            log.warning("user %s: could not store that their DMs are closed (%s)", viewer.user_id, exc)
+            changed = True
         viewer.tell_closed = viewer.tell_closed or changed
         log.info("user %s does not accept DMs; they play with 'My hand'", viewer.user_id)
 
