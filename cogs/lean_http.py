@@ -23,6 +23,7 @@ own aiohttp session unchanged. ``HTTP_CLIENT=aiohttp`` turns it off.
 from __future__ import annotations
 
 import asyncio
+import logging
 import ssl
 import time
 import zlib
@@ -33,6 +34,8 @@ from urllib.parse import urlencode, urlsplit
 
 import aiohttp
 from multidict import CIMultiDict, CIMultiDictProxy
+
+log = logging.getLogger("baloot.discord")
 
 REQUEST_TIMEOUT: Final = 60.0
 """Seconds one request may take, connecting included (aiohttp's would be discord.py's 5 minutes)."""
@@ -119,6 +122,8 @@ class LeanSession:
         self.closed = False
         self.sent = 0  # requests made here (not through the fallback)
         self.fell_back = 0
+        self.opened = 0  # connections opened
+        self.most_idle = 0  # the most connections kept idle at once
 
     # -- the aiohttp shape -------------------------------------------------------------------
     def request(self, method: str, url: str, *, data: Any = None, headers: dict[str, str] | None = None,
@@ -152,6 +157,7 @@ class LeanSession:
                 limit=MAX_HEAD)
         except OSError as exc:
             raise aiohttp.ClientOSError(exc.errno, f"Cannot connect to {self.origin}: {exc}") from exc
+        self.opened += 1
         return _Connection(reader, writer)
 
     def _take_idle(self) -> _Connection | None:
@@ -169,9 +175,13 @@ class LeanSession:
             return
         conn.idle_since = time.monotonic()
         self._idle.append(conn)
+        self.most_idle = max(self.most_idle, len(self._idle))
 
     async def close(self) -> None:
         """Close the idle connections; later requests go to the fallback."""
+        if not self.closed:
+            log.info("lean HTTP client: %d requests (%d through aiohttp), %d connections opened, at most %d idle",
+                     self.sent, self.fell_back, self.opened, self.most_idle)
         self.closed = True
         while self._idle:
             self._idle.pop().close()

@@ -157,7 +157,7 @@ def shared_fields(info: TableInfo, view: SeatView, locale: str) -> SharedFields:
     return fields
 
 
-_SHARED_LIMIT: Final = 64
+_SHARED_LIMIT: Final = 16
 _SHARED: dict[tuple[int, str], tuple[PublicView, tuple[object, ...], SharedFields]] = {}
 
 
