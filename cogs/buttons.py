@@ -38,7 +38,6 @@ from baloot.render.custom_ids import CustomIdError
 from baloot.render.text import display_name
 from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableRestarting
 
-from . import timings
 from .forward import forwarded_payload
 from .private import Shown, with_seat_picture
 from .replies import (
@@ -55,6 +54,7 @@ from .replies import (
     user_locale,
 )
 from .runtime import Runtime, runtime_of
+from .wire import defer_update
 
 log = logging.getLogger("baloot.discord")
 
@@ -87,8 +87,7 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
                 and not interaction.response.is_done()):
             # A DM press of someone not seated here: most likely at another process's table (issue 11).
             # Acknowledge it first, so that finding the table in storage never holds its first response.
-            timings.answering(interaction.id)
-            await interaction.response.defer()
+            await defer_update(interaction)
         result = await in_time(
             interaction,
             runtime.service.act(table_id, user_id, action_id.action, action_id.version),
@@ -125,7 +124,7 @@ async def forward_press(runtime: Runtime, interaction: discord.Interaction, acti
     if forwarder is None or interaction.guild_id is not None or elsewhere.guild_id is None:
         return False
     if not interaction.response.is_done():
-        await interaction.response.defer()
+        await defer_update(interaction)
     table_id = parse_id(action_id.table_id)
     if not await forwarder.forward(table_id, elsewhere.guild_id, forwarded_payload(interaction)):
         await reply_error(interaction, TableRestarting())

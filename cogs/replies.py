@@ -31,10 +31,9 @@ from baloot.render import Payload, render_error, render_text
 from baloot.render.text import seat_name
 from baloot.tables import StorageUnavailable, TableInfo
 
-from . import timings
 from .payloads import message_args, send_args
 from .runtime import Runtime, runtime_of
-from .wire import answer_update
+from .wire import answer_update, defer_update
 
 log = logging.getLogger("baloot.discord")
 T = TypeVar("T")
@@ -127,8 +126,7 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not done and not interaction.response.is_done():
         if update:
-            timings.answering(interaction.id)
-            await interaction.response.defer()
+            await defer_update(interaction)
         else:
             await interaction.response.defer(ephemeral=ephemeral, thinking=True)
     return await task

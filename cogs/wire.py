@@ -43,6 +43,8 @@ from .token_http import answer_press, edit_original
 
 UPDATE_MESSAGE: Final = InteractionResponseType.message_update.value
 """Callback type 7: the press's answer replaces the message it was on."""
+DEFERRED_UPDATE: Final = InteractionResponseType.deferred_message_update.value
+"""Callback type 6: the press is acknowledged; its message is edited later."""
 NOBODY: Final = discord.AllowedMentions.none().to_dict()
 """``allowed_mentions`` of every message: nobody is pinged by an edit (turn pings are their own messages)."""
 
@@ -167,6 +169,19 @@ async def answer_update(interaction: discord.Interaction, payload: Payload) -> N
                 proxy=http.proxy, proxy_auth=http.proxy_auth, params=params,
             )
     interaction.response._response_type = InteractionResponseType.message_update
+
+
+async def defer_update(interaction: discord.Interaction) -> None:
+    """Acknowledge a press now and answer it later by editing its message (callback type 6)."""
+    if interaction.response.is_done():
+        return
+    timings.answering(interaction.id)
+    lean = _lean(interaction.client, {})
+    if lean is None:
+        await interaction.response.defer()
+        return
+    await answer_press(lean, interaction.id, interaction.token, {"type": DEFERRED_UPDATE})
+    interaction.response._response_type = InteractionResponseType.deferred_message_update
 
 
 async def edit_response(client: discord.Client, token: ResponseToken, payload: Payload) -> None:
