@@ -34,7 +34,7 @@ from baloot.render import (
     render_text,
     table_info_from,
 )
-from baloot.render.custom_ids import CustomIdError
+from baloot.render.custom_ids import PREFIX, CustomIdError
 from baloot.render.text import display_name
 from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableRestarting
 
@@ -333,6 +333,10 @@ def dispatch_presses_directly(client: discord.Client) -> None:
     from the id's match and its callback run, with the same logging of a
     failure. Other dynamic items keep discord.py's path. Checked end to end by
     every ``tests/test_bot_*`` press and by ``tests/test_buttons_dispatch.py``.
+
+    For the same reason the pressed message is handed to discord.py without
+    its embeds and buttons (``ConnectionState.parsers``), so that the
+    ``Interaction``'s ``Message`` is not built from them.
     """
     store = client._connection._view_store
     original = store.schedule_dynamic_item_call
@@ -354,3 +358,17 @@ def dispatch_presses_directly(client: discord.Client) -> None:
             log.exception("Ignoring exception in dynamic item callback for %r", item)
 
     store.schedule_dynamic_item_call = schedule  # type: ignore[method-assign]
+
+    # The pressed message comes with the press; discord.py parses its embeds and every button into a
+    # ``Message`` that our presses read only the id and channel of (as a forwarded press has it, .forward).
+    state = client._connection
+    parse = state.parsers["INTERACTION_CREATE"]
+    ours = f"{PREFIX}:"
+
+    def parse_interaction_create(data: Any) -> None:
+        message = data.get("message") if data.get("type") == 3 else None
+        if message and str(data.get("data", {}).get("custom_id", "")).startswith(ours):
+            data = {**data, "message": {**message, "embeds": [], "components": [], "attachments": []}}
+        parse(data)
+
+    state.parsers["INTERACTION_CREATE"] = parse_interaction_create

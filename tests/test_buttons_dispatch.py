@@ -93,3 +93,22 @@ async def test_other_dynamic_items_keep_discords_path(store: Any, monkeypatch: p
     with pytest.raises(LookupError):
         await store.schedule_dynamic_item_call(2, Other, SimpleNamespace(message=message), "other:5", match)
     assert rebuilt == [message]
+
+
+def test_the_pressed_message_reaches_discord_py_without_its_embeds_and_buttons() -> None:
+    client = discord.Client(intents=discord.Intents.none())
+    seen: list[dict[str, Any]] = []
+    client._connection.parsers["INTERACTION_CREATE"] = seen.append
+    dispatch_presses_directly(client)
+    message = {"id": "1", "embeds": [{"title": "x"}], "components": [{"type": 1}], "attachments": [], "flags": 0}
+    ours = {"type": 3, "data": {"custom_id": encode_action_id("7", 1, (0, 3), Action(1, ActionType.PASS)),
+                                "component_type": 2}, "message": message}
+    other = {"type": 3, "data": {"custom_id": "other:5", "component_type": 2}, "message": message}
+    command = {"type": 2, "data": {"name": "baloot"}}
+    parse = client._connection.parsers["INTERACTION_CREATE"]
+    for data in (ours, other, command):
+        parse(data)
+    assert seen[0]["message"] == {"id": "1", "embeds": [], "components": [], "attachments": [], "flags": 0}
+    assert seen[0]["data"] == ours["data"]
+    assert seen[1] is other and seen[2] is command
+    assert message["embeds"] == [{"title": "x"}]  # what Discord sent is left as it was
