@@ -67,11 +67,6 @@ class Response:
     async def text(self, encoding: str | None = None, errors: str = "strict") -> str:
         return self._body.decode(encoding or "utf-8", errors)
 
-    async def json(self, **_: Any) -> Any:
-        import json
-
-        return json.loads(self._body)
-
     def __repr__(self) -> str:
         return f"<Response [{self.status} {self.reason}] {self.method} {self.url}>"
 
@@ -106,7 +101,6 @@ class LeanSession:
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"not an http(s) URL: {base_url!r}")
         self.fallback = fallback
-        self.scheme = parts.scheme
         self.host = parts.hostname
         self.port = parts.port or (443 if parts.scheme == "https" else 80)
         default_port = (parts.scheme == "https" and self.port == 443) or (parts.scheme == "http" and self.port == 80)
@@ -251,9 +245,6 @@ class _Call:
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
         return None
-
-    def __await__(self) -> Any:
-        return self.__aenter__().__await__()
 
 
 def _body(data: Any) -> bytes | None:

@@ -117,21 +117,22 @@ def _aiohttp_session(client: discord.Client) -> Any:
     return client.http._HTTPClient__session  # type: ignore[attr-defined]  # the session discord.py uses
 
 
+def _installed(client: discord.Client) -> LeanSession | None:
+    """The client's lean session, while it still falls back on the aiohttp session discord.py uses now."""
+    lean = _LEAN.get(client)
+    return lean if lean is not None and lean.fallback is _aiohttp_session(client) else None
+
+
 def _lean(client: discord.Client, payload: Payload) -> LeanSession | None:
     """The lean session for a plain JSON ``payload`` (no files, no proxy), else None (the adapter's path)."""
-    lean = _LEAN.get(client)
-    if (lean is None or payload.get("files") or client.http.proxy is not None
-            or lean.fallback is not _aiohttp_session(client)):
+    if payload.get("files") or client.http.proxy is not None:
         return None
-    return lean
+    return _installed(client)
 
 
 def _session(client: discord.Client) -> Any:
     """The session the webhook adapter is given: the lean one where installed, else discord.py's."""
-    lean = _LEAN.get(client)
-    if lean is not None and lean.fallback is _aiohttp_session(client):
-        return lean
-    return _aiohttp_session(client)
+    return _installed(client) or _aiohttp_session(client)
 
 
 @dataclass(frozen=True, slots=True)
