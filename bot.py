@@ -49,6 +49,7 @@ from baloot.tables import TableService
 from baloot.tables.leases import ShardLeases
 from baloot.tables.workers import worker_pool
 from cogs import EXTENSIONS, timings
+from cogs.buckets import install_bucket_sweep
 from cogs.buttons import DYNAMIC_ITEMS, dispatch_presses_directly
 from cogs.channel import process_budget
 from cogs.emojis import CARD_EMOJIS
@@ -97,6 +98,7 @@ class BalootClient(_Client):
         # bot-token requests within this process's share of Discord's global limit (issue 11)
         self.pacer = install_pacer(self, Pacer(settings.requests_per_second
                                                or share(settings.shard_ids, settings.shard_count)))
+        install_bucket_sweep(self)  # discord.py's rate-limit buckets swept at a constant cost per bucket (issue 9)
         self.storage: Storage | None = None
         self.service: TableService | None = None
         self.executor: ProcessPoolExecutor | None = None
