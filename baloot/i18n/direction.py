@@ -58,6 +58,8 @@ def strip_isolates(text: str) -> str:
 
 def rtl_lines(text: str) -> str:
     """Each non-empty line of ``text`` in RLI … PDI, except code fences (their lines too, inside)."""
+    if "\n" not in text:  # most texts are one line (a field name, a card list): no split and join
+        return text if not text.strip() or text.startswith(_FENCE) else f"{RLI}{text}{PDI}"
     out = []
     for line in text.split("\n"):
         if not line.strip() or line.startswith(_FENCE):

@@ -109,7 +109,7 @@ def action_code(action: Action) -> str:
         return "h" if action.suit is None else "h" + SUITS[action.suit]
     if typ is ActionType.PLAY:
         assert action.card is not None
-        return "c" + action.card.text
+        return play_code(action.card)
     lock = "" if action.locked is None else ("L" if action.locked else "O")
     if typ is ActionType.DOUBLE:
         return "d" + lock
@@ -139,15 +139,33 @@ def _check_table_id(table_id: str) -> None:
         raise CustomIdError(f"table id {table_id!r} must be 1-32 characters of [0-9A-Za-z_-]")
 
 
-def encode_action_id(table_id: str, seat: int, version: tuple[int, int], action: Action) -> str:
-    """The custom_id of ``seat``'s button for ``action`` at ``version`` (hand_no, action index)."""
+def action_id_prefix(table_id: str, seat: int, version: tuple[int, int]) -> str:
+    """Everything of ``seat``'s action button ids at ``version`` before the action's code, checked once.
+
+    A private view draws about fifteen buttons: ``prefix + action_code(action)``
+    (or ``prefix + play_code(card)``) for each is :func:`encode_action_id` without
+    checking the table id and the version fifteen times.
+    """
     _check_table_id(table_id)
     hand_no, index = version
     if not (0 <= hand_no <= _MAX_VERSION and 0 <= index <= _MAX_VERSION):
         raise CustomIdError(f"version {version!r} is out of range")
+    if seat not in (0, 1, 2, 3):
+        raise CustomIdError(f"seat {seat!r} is not 0-3")
+    return f"{PREFIX}:{table_id}:{seat}:{hand_no}:{index}:"
+
+
+def play_code(card: Card) -> str:
+    """The code of playing ``card`` (``cQH``): :func:`action_code` of that play."""
+    return "c" + card.text
+
+
+def encode_action_id(table_id: str, seat: int, version: tuple[int, int], action: Action) -> str:
+    """The custom_id of ``seat``'s button for ``action`` at ``version`` (hand_no, action index)."""
+    prefix = action_id_prefix(table_id, seat, version)
     if action.seat != seat:
         raise CustomIdError(f"action {action} is not seat {seat}'s")
-    return f"{PREFIX}:{table_id}:{seat}:{hand_no}:{index}:{action_code(action)}"
+    return prefix + action_code(action)
 
 
 def decode_action_id(custom_id: str) -> ActionId:

@@ -9,6 +9,7 @@ cards in one or two rows — legal plays enabled, every other card disabled.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Final
 
 from ..actions import Action, ActionType
@@ -20,7 +21,7 @@ from ..i18n.plural import count
 from ..projects import Project, best_projects
 from ..view import PublicView, SeatView
 from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, balanced_rows, button, rows
-from .custom_ids import encode_action_id
+from .custom_ids import CustomIdError, action_code, action_id_prefix, play_code
 from .limits import DESCRIPTION, FIELD_VALUE, clip
 from .model import Payload, TableInfo
 from .sections import (
@@ -81,25 +82,29 @@ def action_label(view: SeatView, action: Action, locale: str) -> str:
     return action_text(action, locale, confirming=confirming)
 
 
-def hand_components(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> list[dict[str, Any]]:
-    """Action buttons for every legal non-card action, then every held card (legal ones enabled)."""
-    version = (hand_no, len(view.history))
-    legal = set(view.legal)
+def hand_components(info: TableInfo, view: SeatView, hand_no: int, locale: str,
+                    held: list[Card] | None = None) -> list[dict[str, Any]]:
+    """Action buttons for every legal non-card action, then every held card (legal ones enabled).
+
+    ``held``: the seat's cards already sorted (:func:`~.text.sort_cards`), when the caller has them.
+    """
     seat = view.seat
-
-    def cid(action: Action) -> str:
-        return encode_action_id(info.table_id, seat, version, action)
-
-    actions = [
-        button(action_label(view, a, locale), cid(a), _STYLES[a.type])
-        for a in view.legal
-        if a.type is not ActionType.PLAY
+    prefix = action_id_prefix(info.table_id, seat, (hand_no, len(view.history)))
+    actions = []
+    playable = set()
+    for action in view.legal:
+        if action.seat != seat:
+            raise CustomIdError(f"action {action} is not seat {seat}'s")
+        if action.type is ActionType.PLAY:
+            playable.add(action.card)
+        else:
+            actions.append(button(action_label(view, action, locale), prefix + action_code(action),
+                                  _STYLES[action.type]))
+    cards = [
+        {"type": 2, "style": DANGER if card.suit in _RED_SUITS else PRIMARY, "label": card_text(card, locale),
+         "custom_id": prefix + play_code(card), "disabled": card not in playable}  # a card's label: ≤ 10 characters
+        for card in (held if held is not None else sort_cards(view.hand, view.trump, view.contract == "sun"))
     ]
-    cards = []
-    for card in sort_cards(view.hand, view.trump, view.contract == "sun"):
-        play = Action(seat, ActionType.PLAY, card)
-        style = DANGER if card.suit in _RED_SUITS else PRIMARY
-        cards.append(button(card_text(card, locale), cid(play), style, disabled=play not in legal))
     return rows(actions) + balanced_rows(cards)
 
 
@@ -187,7 +192,16 @@ def _draw_shared(info: TableInfo, view: SeatView, locale: str) -> SharedFields:
     )
 
 
-def hand_embed(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> dict[str, Any]:
+@lru_cache(maxsize=8)
+def _labels(locale: str) -> tuple[str, ...]:
+    """The private embed's field names that do not change, in ``locale`` (looked up once)."""
+    return tuple(t(key, locale) for key in (
+        "hand.cards", "hand.no_cards", "table.up_card", "table.contract", "table.doubling", "table.bids",
+        "table.projects", "table.current_trick", "table.tricks", "table.match_score"))
+
+
+def hand_embed(info: TableInfo, view: SeatView, hand_no: int, locale: str,
+               held: list[Card] | None = None) -> dict[str, Any]:
     """The private embed: status, the public state needed to play, the cards, us/them counts."""
     seat = view.seat
     description = [_status(info, view, locale), t("hand.partner", locale, name=seat_name(info, (seat + 2) % 4, locale))]
@@ -196,21 +210,24 @@ def hand_embed(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> di
         description.append(notice)
     shared = shared_fields(info, view, locale)
     tricks, score = shared.teams[seat & 1]
+    if held is None:
+        held = sort_cards(view.hand, view.trump, view.contract == "sun")
+    cards_label, no_cards, up_card, contract, doubling, bids, projects, current, tricks_label, match_score = (
+        _labels(locale))
     candidates: list[tuple[str, str | None, bool]] = [
-        (t("hand.cards", locale), cards_text(sort_cards(view.hand, view.trump, view.contract == "sun"), locale)
-         or t("hand.no_cards", locale), False),
-        (t("table.up_card", locale), shared.up_card, True),
-        (t("table.contract", locale), shared.contract, True),
-        (t("table.doubling", locale), shared.doubling, True),
-        (t("table.bids", locale), shared.bids, False),
-        (t("table.projects", locale), project_lines(view, info, locale), True),
-        (t("table.current_trick", locale), shared.current, True),
+        (cards_label, cards_text(held, locale) or no_cards, False),
+        (up_card, shared.up_card, True),
+        (contract, shared.contract, True),
+        (doubling, shared.doubling, True),
+        (bids, shared.bids, False),
+        (projects, project_lines(view, info, locale), True),
+        (current, shared.current, True),
         (shared.last_name, shared.last, True),
-        (t("table.tricks", locale), tricks, False),
-        (t("table.match_score", locale), score, True),
+        (tricks_label, tricks, False),
+        (match_score, score, True),
     ]
     fields = [
-        {"name": name, "value": clip(value, FIELD_VALUE), "inline": inline}
+        {"name": name, "value": value if len(value) <= FIELD_VALUE else clip(value, FIELD_VALUE), "inline": inline}
         for name, value, inline in candidates
         if value is not None
     ]
@@ -231,10 +248,11 @@ def render_hand(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> P
     the version ``(hand_no, len(view.history))`` (see :mod:`.custom_ids`).
     """
     loc = resolve_locale(locale)
+    held = sort_cards(view.hand, view.trump, view.contract == "sun")
     return orient_payload({
         "content": "",
-        "embeds": [hand_embed(info, view, hand_no, loc)],
-        "components": hand_components(info, view, hand_no, loc) if view.phase != Phase.FINISHED else [],
+        "embeds": [hand_embed(info, view, hand_no, loc, held)],
+        "components": hand_components(info, view, hand_no, loc, held) if view.phase != Phase.FINISHED else [],
         "allowed_mentions": NO_MENTIONS,
     }, loc)
 

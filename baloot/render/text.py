@@ -61,15 +61,22 @@ def cards_text(cards: Iterable[Card], locale: str) -> str:
 
 def sort_cards(cards: Iterable[Card], trump: int | None, sun: bool | None) -> list[Card]:
     """Cards sorted by suit (trump first, colours alternating), then by trick order (R1.1)."""
+    keys = _sort_keys(trump)
+    return sorted(cards, key=lambda card: keys[card.index])
+
+
+@lru_cache(maxsize=8)
+def _sort_keys(trump: int | None) -> tuple[int, ...]:
+    """:func:`sort_cards`' key of each card index under ``trump`` (five tables, built once each)."""
     order = [s for s in SUIT_ORDER if s != trump]
     if trump is not None:
         order.insert(0, trump)
-
-    def key(card: Card) -> tuple[int, int]:
+    keys = []
+    for index in range(32):
+        card = Card(index)
         ranking = TRUMP_RANKING if card.suit == trump else PLAIN_RANKING
-        return (order.index(card.suit), ranking.index(card.rank))
-
-    return sorted(cards, key=key)
+        keys.append(order.index(card.suit) * 8 + ranking.index(card.rank))
+    return tuple(keys)
 
 
 def contract_text(contract: str | None, trump: int | None, locale: str) -> str:
