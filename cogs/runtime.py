@@ -112,13 +112,18 @@ class Runtime:
         """The renderer's TableInfo; the deadline shows only where it applies (the seat to move)."""
         snapshot = state.snapshot
         deadline = snapshot.deadline if for_seat is None or for_seat == snapshot.to_move else None
-        return table_info_from(
-            snapshot.info,
-            deadline=deadline,
-            notice=state.notice if for_seat is None else None,
-            default_language=self.language_of(state),
-            dealer=snapshot.dealer,
-        )
+        notice = state.notice if for_seat is None else None
+        language = self.language_of(state)
+        # the snapshot's few variants (the seat to move, the others, the channel) are built once each
+        infos = state.render_infos
+        if infos is None or infos[0] is not snapshot:
+            infos = state.render_infos = (snapshot, {})
+        key = (deadline, notice, language)
+        info = infos[1].get(key)
+        if info is None:
+            info = infos[1][key] = table_info_from(
+                snapshot.info, deadline=deadline, notice=notice, default_language=language, dealer=snapshot.dealer)
+        return info
 
 
 def runtime_of(client: discord.Client) -> Runtime:

@@ -11,8 +11,10 @@ replay, advance or disagree with the service's match.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from baloot.render import Notice
+from baloot.render import TableInfo as RenderInfo
 from baloot.tables import HandSnapshot, TableInfo, TableSnapshot, Version
 from baloot.view import SeatView
 
@@ -25,6 +27,8 @@ class TableState:
     notice: Notice | None = None  # the latest event worth a line on the table message
     closed: bool = False  # ended or finished: no more buttons
     hands: dict[int, HandSnapshot] = field(default_factory=dict)  # hands whose message may still change
+    # the renderer's TableInfos of ``snapshot`` drawn so far, by (deadline, notice, language): Runtime.render_info
+    render_infos: tuple[TableSnapshot, dict[tuple[Any, ...], RenderInfo]] | None = None
 
     def update(self, snapshot: TableSnapshot) -> None:
         """Take the service's latest snapshot; keep the earlier hand as it ended for its message."""
