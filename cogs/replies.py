@@ -122,14 +122,21 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
 
     ``update``: a button press whose answer edits its own message (a deferred update).
     """
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done and not interaction.response.is_done():
-        if update:
-            await defer_update(interaction)
-        else:
-            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-    return await task
+    deferral: asyncio.Task[Any] | None = None
+
+    def too_long() -> None:  # a timer on the loop: the work is awaited in this task, not a task of its own
+        nonlocal deferral
+        if not interaction.response.is_done():
+            deferral = asyncio.ensure_future(
+                defer_update(interaction) if update else interaction.response.defer(ephemeral=ephemeral, thinking=True))
+
+    timer = asyncio.get_running_loop().call_later(DEFER_AFTER, too_long)
+    try:
+        return await work
+    finally:
+        timer.cancel()
+        if deferral is not None:
+            await deferral  # the answer must not race the deferral (its failure is this press's)
 
 
 async def reply(interaction: discord.Interaction, payload: Payload, *, ephemeral: bool) -> int | None:
