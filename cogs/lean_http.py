@@ -123,7 +123,7 @@ class LeanSession:
     def request(self, method: str, url: str, *, data: Any = None, headers: dict[str, str] | None = None,
                 params: Any = None, proxy: Any = None, proxy_auth: Any = None, **kwargs: Any) -> Any:
         """An async context manager giving the answer, like ``aiohttp.ClientSession.request``."""
-        target = self._target(url) if not (proxy or proxy_auth or kwargs) else None
+        target = self.target_of(url) if not (proxy or proxy_auth or kwargs) else None
         if target is not None and params:
             query = _query(params)
             target = None if query is None else f"{target}{'&' if '?' in target else '?'}{query}"
@@ -134,7 +134,7 @@ class LeanSession:
                                          proxy_auth=proxy_auth, **kwargs)
         return _Call(self, method, url, target, body, headers or {})
 
-    def _target(self, url: str) -> str | None:
+    def target_of(self, url: str) -> str | None:
         """The request target of ``url`` on this origin, or None (another origin, or characters to escape)."""
         if not url.startswith(self.origin):
             return None

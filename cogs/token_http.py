@@ -36,6 +36,7 @@ from .lean_http import LeanSession
 RESET_ERRNOS: Final = (54, 10054)
 """A connection reset by the peer, as the adapter retries it."""
 _HELD_LIMIT: Final = 4096
+_JSON: Final = {"Content-Type": "application/json"}
 _held: dict[str, float] = {}
 """Token -> monotonic time before which no request may use it (its bucket is spent)."""
 
@@ -64,19 +65,24 @@ async def token_request(session: LeanSession, method: str, path: str, token: str
     """Send ``payload`` as JSON to ``path`` under ``discord.http.Route.BASE``, as the adapter would."""
     url = f"{discord.http.Route.BASE}{path}{query}"
     body = utils._to_json(payload)
-    headers = {"Content-Type": "application/json"}
     await _wait_for_bucket(token)
     response: Any = None
     data: Any = None
     for attempt in range(5):
         try:
-            async with session.request(method, url, data=body, headers=headers) as response:
-                status = response.status
-                if response.headers.get("X-Ratelimit-Remaining") == "0" and status != 429:
-                    _hold(token, utils._parse_ratelimit_header(response))
-                if 200 <= status < 300:
-                    return
-                data = await discord.http.json_or_text(response)
+            # None: closed, another origin, or characters to escape (then the aiohttp-shaped path decides)
+            target = None if session.closed else session.target_of(url)
+            if target is not None:  # the session's own request, without the aiohttp-shaped wrapping
+                response = await session.send(method, url, target, body.encode(), _JSON)
+            else:
+                async with session.request(method, url, data=body, headers=dict(_JSON)) as response:
+                    await response.read()
+            status = response.status
+            if response.headers.get("X-Ratelimit-Remaining") == "0" and status != 429:
+                _hold(token, utils._parse_ratelimit_header(response))
+            if 200 <= status < 300:
+                return
+            data = await discord.http.json_or_text(response)
         except OSError as exc:
             if attempt < 4 and exc.errno in RESET_ERRNOS:
                 await asyncio.sleep(1 + attempt * 2)

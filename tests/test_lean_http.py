@@ -116,6 +116,21 @@ async def test_a_json_request_is_sent_whole_and_kept_alive(raw_server: Start) ->
     assert json.loads(body) == {"content": "é"}
 
 
+async def test_headers_are_read_whole_and_case_blind(raw_server: Start) -> None:
+    extra = ("x-ratelimit-remaining:0\r\nVia:  1.1 google \r\nSet-Cookie: a=1\r\nset-cookie: b=2\r\n"
+             "X-Empty:\r\nX-Colon: a: b\r\n")
+    server = await raw_server(lambda req: ok(b"{}", extra=extra))
+    async with aiohttp.ClientSession() as fallback:
+        lean = await lean_for(server, fallback)
+        async with lean.request("GET", f"{lean.origin}/api/v10/h") as response:
+            headers = response.headers
+        assert headers["X-RateLimit-Remaining"] == "0" and headers["via"] == "1.1 google"
+        assert headers.getall("Set-Cookie") == ["a=1", "b=2"]
+        assert headers["x-empty"] == "" and headers["X-Colon"] == "a: b"
+        assert headers["Content-Length"] == "2"
+        await lean.close()
+
+
 async def test_chunked_gzip_and_deflate_answers(raw_server: Start) -> None:
     payload = json.dumps({"id": "2", "embeds": ["x" * 5000]}).encode()
     answers = iter([
@@ -169,6 +184,7 @@ async def test_a_connection_without_an_answer_raises_and_is_not_reused(
     b"garbage\r\n\r\n",
     b"HTTP/1.1 2x0 OK\r\n\r\n",
     b"HTTP/1.1 200 OK\r\nno colon here\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n folded: line\r\n\r\n",
     b"HTTP/1.1 200 OK\r\nContent-Length: abc\r\n\r\n",
     b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
     b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 3\r\n\r\nabc",
@@ -323,8 +339,10 @@ async def test_token_requests_are_sent_as_the_adapter_sends_them(
     assert json.loads(edit[1]) == {"content": "x", "embeds": []}
 
 
+@pytest.mark.parametrize("lean_closed", [False, True], ids=["lean", "closed-lean-so-aiohttp"])
 async def test_token_requests_retry_a_429_and_a_5xx_and_raise_discords_errors(
-        raw_server: Start, route_base: Callable[[Server], None]) -> None:
+        raw_server: Start, route_base: Callable[[Server], None], lean_closed: bool) -> None:
+    """The same answers, the same handling, on the lean client and on aiohttp (once the lean one is closed)."""
     answers = iter([
         ok(b'{"message": "rate limited", "retry_after": 0.01, "global": false}',
            status="429 Too Many Requests", extra="Via: 1.1 google\r\n"),
@@ -339,6 +357,8 @@ async def test_token_requests_retry_a_429_and_a_5xx_and_raise_discords_errors(
     route_base(server)
     async with aiohttp.ClientSession() as fallback:
         lean = await lean_for(server, fallback)
+        if lean_closed:
+            await lean.close()
         await token_http.edit_original(lean, 1, "t", {"content": "x"})  # 429, 502, then 200
         assert len(server.requests) == 3
         with pytest.raises(discord.NotFound) as not_found:
@@ -355,6 +375,7 @@ async def test_token_requests_retry_a_429_and_a_5xx_and_raise_discords_errors(
         assert cloudflare.value.status == 429
         await lean.close()
     assert len(server.requests) == 7
+    assert (lean.sent, lean.fell_back) == ((0, 7) if lean_closed else (7, 0))
 
 
 async def test_a_spent_token_bucket_holds_the_next_request_on_that_token_only(
