@@ -38,6 +38,7 @@ from baloot.render.custom_ids import PREFIX, CustomIdError
 from baloot.render.text import display_name
 from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableRestarting
 
+from .emojis import CARD_EMOJIS
 from .forward import forwarded_payload
 from .private import Shown, with_seat_picture
 from .replies import (
@@ -65,7 +66,7 @@ def hand_payload(runtime: Runtime, hand: PlayerHand, locale: str) -> tuple[Paylo
     if state is None:
         raise NoTableHere("That table is no longer running.")
     info = table_info_from(state.info, deadline=hand.deadline, default_language=runtime.language_of(state))
-    payload = render_hand(info, hand.view, hand.hand_no, locale)
+    payload = render_hand(info, hand.view, hand.hand_no, locale, CARD_EMOJIS.json_by_card)
     return with_seat_picture(runtime, payload, info, hand.view, locale), (hand.version, False)
 
 

@@ -17,7 +17,6 @@ from typing import Any, Final
 import discord
 
 from baloot.cards import ALL_CARDS, Card
-from baloot.render import CustomIdError, decode_action_id
 from baloot.render.card_art import card_emoji_png
 
 log = logging.getLogger("baloot.discord")
@@ -36,38 +35,23 @@ class CardEmojis:
     def __init__(self) -> None:
         self.by_card: dict[int, discord.PartialEmoji] = {}
         self.task: asyncio.Task[None] | None = None
-        self._json: dict[str, dict[str, Any] | None] = {}  # action code -> emoji JSON (cleared as emojis come)
+        self.json_by_card: dict[int, dict[str, Any]] = {}
+        """Discord's JSON of each card's emoji, by card index: what private views are drawn with."""
 
     def replace(self, by_card: dict[int, discord.PartialEmoji]) -> None:
         """Use exactly these card emojis (tests; start-up goes through :meth:`load`)."""
         self.by_card = dict(by_card)
-        self._json.clear()
-
-    def json_for_custom_id(self, custom_id: str) -> dict[str, Any] | None:
-        """:meth:`for_custom_id` as Discord's JSON, looked up by the id's action code (the hot path)."""
-        code = custom_id.rpartition(":")[2]
-        try:
-            return self._json[code]
-        except KeyError:
-            emoji = self.for_custom_id(custom_id)
-            value = self._json[code] = None if emoji is None else dict(emoji.to_dict())
-            return value
-
-    def for_custom_id(self, custom_id: str) -> discord.PartialEmoji | None:
-        """The emoji of the card an action button plays, if it has one."""
-        if not self.by_card:
-            return None
-        try:
-            card = decode_action_id(custom_id).action.card
-        except CustomIdError:
-            return None
-        return None if card is None else self.by_card.get(card.index)
+        self._changed()
 
     def _remember(self, emoji: discord.Emoji) -> None:
         for card in ALL_CARDS:
             if emoji.name == emoji_name(card) and emoji.id is not None:
                 self.by_card[card.index] = discord.PartialEmoji(name=emoji.name, id=emoji.id)
-                self._json.clear()
+                self._changed()
+
+    def _changed(self) -> None:
+        # a new dict (not updated in place): a view being drawn keeps the one it started with
+        self.json_by_card = {index: dict(emoji.to_dict()) for index, emoji in self.by_card.items()}
 
     async def load(self, client: discord.Client) -> None:
         """Read the application's emojis (start-up); then create the missing cards in the background."""

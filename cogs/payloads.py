@@ -12,8 +12,6 @@ import discord
 from baloot.render import Payload
 from baloot.render.picture import with_picture
 
-from .emojis import CARD_EMOJIS
-
 
 class MessageArgs(TypedDict):
     """Keyword arguments for ``send``/``edit`` in discord.py."""
@@ -58,7 +56,7 @@ def payload_view(components: list[dict[str, Any]]) -> discord.ui.View:
     The view is stopped at once, so discord.py never stores it: presses are
     routed by custom_id to the DynamicItems of :mod:`cogs.buttons`, which
     keeps them working after a restart and keeps memory flat. A card's
-    button shows the card's emoji beside its text once the bot has one (issue 10).
+    button keeps the emoji it was drawn with (issue 10: :data:`~.emojis.CARD_EMOJIS`).
     """
     view = discord.ui.View(timeout=None)
     for row_index, row in enumerate(components):
@@ -70,7 +68,7 @@ def payload_view(components: list[dict[str, Any]]) -> discord.ui.View:
                     custom_id=comp["custom_id"],
                     disabled=bool(comp.get("disabled", False)),
                     row=row_index,
-                    emoji=CARD_EMOJIS.for_custom_id(str(comp["custom_id"])),
+                    emoji=discord.PartialEmoji.from_dict(comp["emoji"]) if comp.get("emoji") else None,
                 )
             )
     view.stop()

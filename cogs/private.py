@@ -49,6 +49,7 @@ from baloot.render.picture import table_picture
 from baloot.tables import StorageUnavailable
 from baloot.view import SeatView
 
+from .emojis import CARD_EMOJIS
 from .pacing import urgent
 from .payloads import attach_picture, send_args
 from .shown import TableState
@@ -204,7 +205,8 @@ class PrivateHands:
         info = self.runtime.render_info(state, for_seat=seat)
         if elsewhere and not state.closed:
             return render_plays_elsewhere(info, seat, hand_no, f"<#{state.channel_id}>", locale), (version, False)
-        payload = with_seat_picture(self.runtime, render_hand(info, view, hand_no, locale), info, view, locale)
+        payload = with_seat_picture(self.runtime, render_hand(info, view, hand_no, locale, CARD_EMOJIS.json_by_card),
+                                    info, view, locale)
         if state.closed:
             payload["components"] = []
         return payload, (version, state.closed)

@@ -36,7 +36,6 @@ from discord.webhook.async_ import async_context, interaction_message_response_p
 from baloot.render import Payload
 
 from . import timings
-from .emojis import CARD_EMOJIS
 from .lean_http import LeanSession
 from .payloads import edit_args
 from .token_http import answer_press, edit_original
@@ -49,20 +48,6 @@ NOBODY: Final = discord.AllowedMentions.none().to_dict()
 """``allowed_mentions`` of every message: nobody is pinged by an edit (turn pings are their own messages)."""
 
 
-def components_json(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The payload's action rows as sent: each card button with its emoji once the bot has one (issue 10)."""
-    if not CARD_EMOJIS.by_card:
-        return rows
-    out = []
-    for row in rows:
-        buttons = []
-        for comp in row.get("components", []):
-            emoji = CARD_EMOJIS.json_for_custom_id(str(comp.get("custom_id", "")))
-            buttons.append(comp if emoji is None else {**comp, "emoji": emoji})
-        out.append({**row, "components": buttons})
-    return out
-
-
 def message_json(payload: Payload) -> dict[str, Any]:
     """The JSON body of a message (create or edit) without files; ``files: []`` removes the attachments.
 
@@ -72,7 +57,7 @@ def message_json(payload: Payload) -> dict[str, Any]:
     body: dict[str, Any] = {
         "content": str(payload.get("content") or ""),
         "embeds": list(payload.get("embeds", [])),
-        "components": components_json(list(payload.get("components", []))),
+        "components": list(payload.get("components", [])),  # card emojis are drawn in (render_hand's card_emojis)
         "allowed_mentions": mentions if isinstance(mentions, dict) and mentions.get("users") else NOBODY,
     }
     if payload.get("files") == []:

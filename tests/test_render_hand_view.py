@@ -185,3 +185,25 @@ def test_shared_fields_drawn_once_give_every_seat_the_same_view_as_drawn_alone()
             match.apply(rng.choice(hand.legal_actions()))
     assert checked > 20
     assert len(hand_view._SHARED) <= hand_view._SHARED_LIMIT
+
+
+def test_card_buttons_carry_the_emojis_given_and_nothing_else_does() -> None:
+    """Issue 10: the bot's card emojis are drawn into the card buttons (cogs/emojis.py gives them)."""
+    rng = random.Random(4)
+    hand = Match(Rules()).deal(rng)
+    while hand.phase == Phase.BIDDING:  # bidding: pass/Hokum/Sun buttons plus the cards
+        seat = hand.to_move
+        emojis = {i: {"name": f"bl_{Card(i).text}", "id": str(900 + i)} for i in range(0, 32, 2)}  # half of them
+        payload = render_hand(INFO, seat_view(hand, seat), 0, "en", emojis)
+        for row in payload["components"]:
+            for b in row["components"]:
+                action = decode_action_id(b["custom_id"]).action
+                if action.type is ActionType.PLAY:
+                    assert action.card is not None
+                    assert b.get("emoji") == emojis.get(action.card.index)
+                else:
+                    assert "emoji" not in b
+        check_limits(payload)
+        plain = render_hand(INFO, seat_view(hand, seat), 0, "en")
+        assert not any("emoji" in b for row in plain["components"] for b in row["components"])
+        hand.apply(rng.choice(hand.legal_actions()))

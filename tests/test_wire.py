@@ -33,7 +33,7 @@ def discord_py_body(payload: Payload) -> dict[str, Any]:
     return body
 
 
-def payloads(seed: int) -> list[Payload]:
+def payloads(seed: int) -> list[Payload]:  # private views drawn with the bot's card emojis, as cogs/private.py does
     """Every table message after each action, and each seat's private view, of one random match's hands."""
     rng = random.Random(seed)
     match = Match(Rules(target=152), first_dealer=seed % 4)
@@ -43,7 +43,8 @@ def payloads(seed: int) -> list[Payload]:
         while not hand.finished:
             out.append(table_payload(INFO, match, "ar" if len(out) % 2 else "en"))
             for seat in range(4):
-                out.append(render_hand(INFO, seat_view(hand, seat), len(match.hands) - 1, "en"))
+                out.append(render_hand(INFO, seat_view(hand, seat), len(match.hands) - 1, "en",
+                                       CARD_EMOJIS.json_by_card))
             match.apply(rng.choice(hand.legal_actions()))
         out.append(table_payload(INFO, match, "en"))
         if match.finished:

@@ -8,6 +8,7 @@ cards in one or two rows — legal plays enabled, every other card disabled.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
@@ -83,10 +84,13 @@ def action_label(view: SeatView, action: Action, locale: str) -> str:
 
 
 def hand_components(info: TableInfo, view: SeatView, hand_no: int, locale: str,
-                    held: list[Card] | None = None) -> list[dict[str, Any]]:
+                    held: list[Card] | None = None,
+                    card_emojis: Mapping[int, Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
     """Action buttons for every legal non-card action, then every held card (legal ones enabled).
 
     ``held``: the seat's cards already sorted (:func:`~.text.sort_cards`), when the caller has them.
+    ``card_emojis``: Discord's JSON of the emoji shown beside a card's text, by card index (issue 10:
+    the application's card emojis, as far as the bot has them).
     """
     seat = view.seat
     prefix = action_id_prefix(info.table_id, seat, (hand_no, len(view.history)))
@@ -100,11 +104,17 @@ def hand_components(info: TableInfo, view: SeatView, hand_no: int, locale: str,
         else:
             actions.append(button(action_label(view, action, locale), prefix + action_code(action),
                                   _STYLES[action.type]))
-    cards = [
-        {"type": 2, "style": DANGER if card.suit in _RED_SUITS else PRIMARY, "label": card_text(card, locale),
-         "custom_id": prefix + play_code(card), "disabled": card not in playable}  # a card's label: ≤ 10 characters
-        for card in (held if held is not None else sort_cards(view.hand, view.trump, view.contract == "sun"))
-    ]
+    cards: list[dict[str, Any]] = []
+    for card in held if held is not None else sort_cards(view.hand, view.trump, view.contract == "sun"):
+        button_json: dict[str, Any] = {
+            "type": 2, "style": DANGER if card.suit in _RED_SUITS else PRIMARY,
+            "label": card_text(card, locale),  # a card's label: ≤ 10 characters
+            "custom_id": prefix + play_code(card), "disabled": card not in playable,
+        }
+        emoji = None if card_emojis is None else card_emojis.get(card.index)
+        if emoji is not None:
+            button_json["emoji"] = emoji
+        cards.append(button_json)
     return rows(actions) + balanced_rows(cards)
 
 
@@ -241,18 +251,21 @@ def hand_embed(info: TableInfo, view: SeatView, hand_no: int, locale: str,
     }
 
 
-def render_hand(info: TableInfo, view: SeatView, hand_no: int, locale: str) -> Payload:
+def render_hand(info: TableInfo, view: SeatView, hand_no: int, locale: str,
+                card_emojis: Mapping[int, Mapping[str, Any]] | None = None) -> Payload:
     """The private message (DM or ephemeral reply) of ``view.seat`` for hand ``hand_no`` (0-based).
 
     ``locale`` is the viewer's (their Discord locale). Button custom_ids carry
     the version ``(hand_no, len(view.history))`` (see :mod:`.custom_ids`).
+    ``card_emojis``: see :func:`hand_components`.
     """
     loc = resolve_locale(locale)
     held = sort_cards(view.hand, view.trump, view.contract == "sun")
     return orient_payload({
         "content": "",
         "embeds": [hand_embed(info, view, hand_no, loc, held)],
-        "components": hand_components(info, view, hand_no, loc, held) if view.phase != Phase.FINISHED else [],
+        "components": hand_components(info, view, hand_no, loc, held, card_emojis)
+        if view.phase != Phase.FINISHED else [],
         "allowed_mentions": NO_MENTIONS,
     }, loc)
 
