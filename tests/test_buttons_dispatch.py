@@ -17,6 +17,7 @@ import pytest
 
 from baloot.actions import Action, ActionType
 from baloot.render import encode_action_id, encode_table_id
+from cogs import buttons
 from cogs.buttons import DYNAMIC_ITEMS, ActionButton, TableButton, dispatch_presses_directly
 
 
@@ -68,15 +69,36 @@ async def test_our_press_is_made_from_its_id_without_rebuilding_the_message(
 
 async def test_a_failing_callback_is_logged_not_raised(
         store: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    async def boom(self: ActionButton, interaction: object) -> None:
+    async def boom(interaction: object, work: Any) -> None:
+        work.close()
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(ActionButton, "callback", boom)
+    monkeypatch.setattr(buttons, "answered", boom)
     real_id = encode_action_id("7", 1, (0, 3), Action(1, ActionType.PASS))
     match = pattern_of(store, ActionButton).fullmatch(real_id)
     assert match is not None
     await store.schedule_dynamic_item_call(2, ActionButton, SimpleNamespace(message=object()), real_id, match)
     assert any("dynamic item callback" in r.getMessage() and r.exc_info for r in caplog.records)
+
+
+async def test_an_action_press_is_answered_without_building_an_item(
+        store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    pressed: list[tuple[object, str]] = []
+
+    async def press_id(interaction: object, custom_id: str) -> None:
+        pressed.append((interaction, custom_id))
+
+    async def no_item(*args: object) -> None:
+        raise AssertionError("no item is built for an action press")
+
+    monkeypatch.setattr(buttons, "press_id", press_id)
+    monkeypatch.setattr(ActionButton, "from_custom_id", no_item)
+    real_id = encode_action_id("7", 1, (0, 3), Action(1, ActionType.PASS))
+    match = pattern_of(store, ActionButton).fullmatch(real_id)
+    assert match is not None
+    interaction = SimpleNamespace(message=object(), client=object())
+    await store.schedule_dynamic_item_call(2, ActionButton, interaction, real_id, match)
+    assert pressed == [(interaction, real_id)]
 
 
 async def test_other_dynamic_items_keep_discords_path(store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
