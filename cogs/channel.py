@@ -29,9 +29,9 @@ from baloot.render.table import thrown_in_before
 from baloot.tables import StorageUnavailable
 
 from .pacing import share
-from .payloads import attach_picture, message_args, send_args
+from .payloads import attach_picture
 from .shown import TableState
-from .wire import edit_message
+from .wire import edit_message, send_message
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -266,8 +266,7 @@ class ChannelBoard:
                     log.info("table %s: message %s is gone; sending a new one", state.table_id, key)
             sent_id = await carriers.send(client, state.channel_id, payload)
             if sent_id is None:
-                channel = client.get_partial_messageable(state.channel_id, guild_id=state.info.guild_id)
-                sent_id = (await channel.send(**send_args(payload))).id
+                sent_id = await send_message(client, state.channel_id, payload)
             board.messages[key] = sent_id
         except discord.HTTPException:
             log.exception("table %s: could not send %s", state.table_id, key)
@@ -278,12 +277,10 @@ class ChannelBoard:
         """A one-line message in the table's channel (a timeout, the table being back); through a channel
         interaction's token when one is fresh (:mod:`.carrier`), else the bot token."""
         payload = render_notice(self.runtime.render_info(state), notice, self.runtime.language_of(state))
-        channel = self.runtime.client.get_partial_messageable(state.channel_id, guild_id=state.info.guild_id)
-
         async def send() -> None:
             try:
                 if await self.runtime.carriers.send(self.runtime.client, state.channel_id, payload) is None:
-                    await channel.send(**message_args(payload))  # no fresh interaction token: the bot token
+                    await send_message(self.runtime.client, state.channel_id, payload)  # no fresh token: the bot's
             except discord.HTTPException:
                 log.exception("table %s: could not send a notice", state.table_id)
 

@@ -51,9 +51,9 @@ from baloot.view import SeatView
 
 from .emojis import CARD_EMOJIS
 from .pacing import urgent
-from .payloads import attach_picture, send_args
+from .payloads import attach_picture
 from .shown import TableState
-from .wire import ResponseToken, edit_message, edit_response
+from .wire import ResponseToken, edit_message, edit_response, send_message
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -309,14 +309,13 @@ class PrivateHands:
             if viewer.dm_channel_id is None:
                 data = await client.http.start_private_message(viewer.user_id)
                 viewer.dm_channel_id = int(data["id"])
-            channel = client.get_partial_messageable(viewer.dm_channel_id, type=discord.ChannelType.private)
-            sent = await channel.send(**send_args(payload))
+            sent_id = await send_message(client, viewer.dm_channel_id, payload)
         except discord.Forbidden as exc:
             if exc.code == CANNOT_DM:
                 await self._dms_closed(viewer)
                 return False
             raise
-        viewer.dm_message_id = sent.id
+        viewer.dm_message_id = sent_id
         viewer.dm_stored = False
         await self._store_dm(viewer)
         return True

@@ -191,6 +191,17 @@ async def edit_message(client: discord.Client, channel_id: int, message_id: int,
         await client.http.edit_message(channel_id, message_id, params=params)
 
 
+async def send_message(client: discord.Client, channel_id: int, payload: Payload) -> int:
+    """Post ``payload`` in a channel or DM (bot token); returns the new message's id.
+
+    discord.py's ``Messageable.send`` would build a ``View`` of ``Button``s and ``Embed``s from the payload's
+    dicts and parse the answer into a cached ``Message``: memory held by every DM waiting on the pace at a
+    deal (issue 9, memory per table), and CPU."""
+    with message_params(payload) as params:
+        data = await client.http.send_message(channel_id, params=params)
+    return int(data["id"])
+
+
 async def send_followup(client: discord.Client, token: ResponseToken, payload: Payload) -> int:
     """Post ``payload`` as a public followup of an interaction (its channel; not counted in the global limit).
 

@@ -25,9 +25,16 @@ class FakeHTTP:
 
     def __init__(self) -> None:
         self.edits: list[int] = []
+        self.ids = itertools.count(900)
+        self.sent: list[dict[str, Any]] = []
 
     async def start_private_message(self, user_id: int) -> dict[str, Any]:
         return {"id": "500"}
+
+    async def send_message(self, channel_id: int, *, params: Any) -> dict[str, Any]:
+        assert channel_id == 500
+        self.sent.append(params.payload)
+        return {"id": str(next(self.ids)), "channel_id": str(channel_id)}
 
     async def edit_message(self, channel_id: int, message_id: int, *, params: Any) -> None:
         self.edits.append(message_id)
@@ -36,15 +43,7 @@ class FakeHTTP:
 class FakeClient:
     def __init__(self) -> None:
         self.http = FakeHTTP()
-        self.ids = itertools.count(900)
-        self.sent: list[dict[str, Any]] = []
-
-    def get_partial_messageable(self, channel_id: int, *, type: Any = None) -> Any:
-        async def send(**kwargs: Any) -> Any:
-            self.sent.append(kwargs)
-            return SimpleNamespace(id=next(self.ids))
-
-        return SimpleNamespace(send=send)
+        self.sent = self.http.sent
 
 
 class FakeService:
