@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import Any, Final
 
 import discord
 
@@ -323,6 +323,12 @@ DYNAMIC_ITEMS = (ActionButton, TableButton, LobbyButton, ResultButton)
 """What ``bot.py`` registers in ``setup_hook`` (``bot.add_dynamic_items``)."""
 
 
+_PRESSED_MESSAGE_KEYS: Final = ("id", "channel_id", "guild_id", "author", "content", "timestamp", "edited_timestamp",
+                                 "type", "flags", "webhook_id", "application_id", "tts", "pinned", "mention_everyone")
+"""What discord.py is given of the message an action button was pressed on: its plain fields (Discord also sends
+its mentions, reactions and ``interaction_metadata`` with a user object, each parsed into objects nothing reads)."""
+
+
 def dispatch_presses_directly(client: discord.Client) -> None:
     """Run a press on one of our buttons without rebuilding its message as a discord.py ``View`` (issue 9).
 
@@ -377,7 +383,8 @@ def dispatch_presses_directly(client: discord.Client) -> None:
     def parse_interaction_create(data: Any) -> None:
         message = data.get("message") if data.get("type") == 3 else None
         if message and str(data.get("data", {}).get("custom_id", "")).startswith(ours):
-            data = {**data, "message": {**message, "embeds": [], "components": [], "attachments": []}}
+            kept = {key: message[key] for key in _PRESSED_MESSAGE_KEYS if key in message}
+            data = {**data, "message": {**kept, "embeds": [], "components": [], "attachments": []}}
         parse(data)
 
     state.parsers["INTERACTION_CREATE"] = parse_interaction_create

@@ -122,7 +122,8 @@ def test_the_pressed_message_reaches_discord_py_without_its_embeds_and_buttons()
     seen: list[dict[str, Any]] = []
     client._connection.parsers["INTERACTION_CREATE"] = seen.append
     dispatch_presses_directly(client)
-    message = {"id": "1", "embeds": [{"title": "x"}], "components": [{"type": 1}], "attachments": [], "flags": 0}
+    message = {"id": "1", "embeds": [{"title": "x"}], "components": [{"type": 1}], "attachments": [], "flags": 0,
+               "mentions": [{"id": "5"}], "interaction_metadata": {"id": "2", "type": 3, "user": {"id": "5"}}}
     ours = {"type": 3, "data": {"custom_id": encode_action_id("7", 1, (0, 3), Action(1, ActionType.PASS)),
                                 "component_type": 2}, "message": message}
     other = {"type": 3, "data": {"custom_id": "other:5", "component_type": 2}, "message": message}
