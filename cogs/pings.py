@@ -51,7 +51,8 @@ delete), which at 3 s fired on most human turns and tripled the calls per hand
 
 @dataclass
 class Ping:
-    task: asyncio.Task[None] | None = None
+    timer: asyncio.TimerHandle | None = None  # the current turn's wait (a timer: most turns end before it fires)
+    task: asyncio.Task[None] | None = None  # a ping being sent
     message_id: int | None = None  # the table's latest ping, deleted when superseded
     sending: bool = False  # a ping is on its way: not cancelled (its id would be lost, the message never deleted)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -69,16 +70,29 @@ class TurnPings:
     def turn(self, state: TableState, seat: int) -> None:
         """``seat``'s turn started (not played for them): ping them unless they act within the delay."""
         ping = self.tables.setdefault(state.table_id, Ping())
+        if ping.timer is not None:
+            ping.timer.cancel()
+            ping.timer = None
         if ping.task is not None and not ping.task.done() and not ping.sending:
             ping.task.cancel()
         info = state.info.seats[seat]
         if info is None or not info.human or info.user_id is None or info.away:
             return
-        ping.task = asyncio.create_task(self._later(state, seat, info.user_id, state.version),
+        ping.timer = asyncio.get_running_loop().call_later(
+            min(self.delay, state.info.turn_seconds / 3), self._due, state, seat, info.user_id, state.version)
+
+    def _due(self, state: TableState, seat: int, user_id: int, version: object) -> None:
+        """The turn lasted the delay: ping, unless the table moved on (checked again once the lock is held)."""
+        ping = self.tables.get(state.table_id)
+        if ping is None:
+            return
+        ping.timer = None
+        if state.closed or state.version != version or state.snapshot.to_move != seat:
+            return
+        ping.task = asyncio.create_task(self._later(state, seat, user_id, version),
                                         name=f"baloot-ping-{state.table_id}")
 
     async def _later(self, state: TableState, seat: int, user_id: int, version: object) -> None:
-        await asyncio.sleep(min(self.delay, state.info.turn_seconds / 3))
         ping = self.tables.setdefault(state.table_id, Ping())
         async with ping.lock:  # one ping of a table on its way at a time, so they supersede in order
             if state.closed or state.version != version or state.snapshot.to_move != seat:
@@ -127,6 +141,8 @@ class TurnPings:
         ping = self.tables.pop(state.table_id, None)
         if ping is None:
             return
+        if ping.timer is not None:
+            ping.timer.cancel()
         if ping.task is not None and not ping.task.done():
             if ping.sending:
                 await asyncio.wait([ping.task], timeout=5.0)  # let it land, so that it is deleted below
@@ -137,5 +153,7 @@ class TurnPings:
 
     async def close(self) -> None:
         for ping in self.tables.values():
+            if ping.timer is not None:
+                ping.timer.cancel()
             if ping.task is not None:
                 ping.task.cancel()
