@@ -81,9 +81,10 @@ class _Channel:
         self.edited: list[tuple[int, str]] = []
         self._ids = itertools.count(1000)
 
-    async def send(self, **kwargs: Any) -> Any:
-        self.sent.append(kwargs["content"])
-        return SimpleNamespace(id=next(self._ids))
+    async def send_message(self, channel_id: int, *, params: Any) -> dict[str, Any]:
+        """``client.http.send_message``: the table message is posted as a JSON body (cogs.wire)."""
+        self.sent.append(params.payload["content"])
+        return {"id": str(next(self._ids)), "channel_id": str(channel_id)}
 
     async def edit_message(self, channel_id: int, message_id: int, *, params: Any) -> None:
         """``client.http.edit_message``: the table message's edits go as JSON bodies (cogs.wire)."""
@@ -109,8 +110,8 @@ async def test_the_channel_flusher_survives_storage_faults_and_errors(tmp_path: 
     info = await service.create(1, 100, 11, "Ali")
     channel = _Channel()
     runtime = SimpleNamespace(
-        client=SimpleNamespace(get_partial_messageable=lambda *a, **k: channel,
-                               http=SimpleNamespace(edit_message=channel.edit_message)),
+        client=SimpleNamespace(http=SimpleNamespace(edit_message=channel.edit_message,
+                                                    send_message=channel.send_message)),
         service=service,
         shown=SimpleNamespace(forget=lambda table_id: None),
         carriers=Carriers(),  # no interaction carries these messages: the bot token sends them
