@@ -74,6 +74,7 @@ async def test_bad_input_is_refused_privately(discord_env: DiscordEnv, tmp_path:
     await table.play_hand(policy)
     assert table.last_version[0] >= 0
     count = table.action_count()
+    await discord_env.wait_for(mover.views)  # the next deal's view (the finished hand's has no buttons)
     assert refused(await forge(mover.person, mover.views()[0], button.custom_id)).startswith(
         "That button is out of date")
     assert table.action_count() == count
