@@ -18,6 +18,7 @@ from baloot.render import (
     encode_action_id,
     encode_table_id,
 )
+from baloot.render.custom_ids import action_code, action_id_prefix, play_code
 
 
 def every_action(seat: int) -> list[Action]:
@@ -41,6 +42,20 @@ def test_every_action_round_trips(seat: int) -> None:
         assert (decoded.table_id, decoded.seat, decoded.version) == (table, seat, (12345, 99999))
         ids.add(custom_id)
     assert len(ids) == len(every_action(seat)) == 50  # all distinct (49 + Sawa, R12)
+
+
+@pytest.mark.parametrize("seat", range(4))
+def test_a_views_shared_prefix_gives_the_same_ids(seat: int) -> None:
+    """hand_view draws ``action_id_prefix(...) + action_code(a)`` (``+ play_code(card)``): exactly encode_action_id."""
+    prefix = action_id_prefix("42", seat, (3, 17))
+    for action in every_action(seat):
+        assert prefix + action_code(action) == encode_action_id("42", seat, (3, 17), action)
+        if action.card is not None:
+            assert prefix + play_code(action.card) == encode_action_id("42", seat, (3, 17), action)
+    for table, bad_seat, version in (("has space", seat, (0, 0)), ("1", 4, (0, 0)), ("1", -1, (0, 0)),
+                                     ("1", seat, (0, 100000)), ("1", seat, (-1, 0)), ("x" * 33, seat, (0, 0))):
+        with pytest.raises(CustomIdError):
+            action_id_prefix(table, bad_seat, version)
 
 
 def test_longest_id_fits() -> None:
