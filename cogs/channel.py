@@ -277,6 +277,7 @@ class ChannelBoard:
         """A one-line message in the table's channel (a timeout, the table being back); through a channel
         interaction's token when one is fresh (:mod:`.carrier`), else the bot token."""
         payload = render_notice(self.runtime.render_info(state), notice, self.runtime.language_of(state))
+
         async def send() -> None:
             try:
                 if await self.runtime.carriers.send(self.runtime.client, state.channel_id, payload) is None:

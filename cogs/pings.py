@@ -87,16 +87,21 @@ class TurnPings:
         if ping is None:
             return
         ping.timer = None
-        if state.closed or state.version != version or state.snapshot.to_move != seat:
+        if self._moved_on(state, seat, version):
             return
         ping.task = asyncio.create_task(self._later(state, seat, user_id, version),
                                         name=f"baloot-ping-{state.table_id}")
 
+    @staticmethod
+    def _moved_on(state: TableState, seat: int, version: object) -> bool:
+        """They acted, or the table moved on (or closed) since their turn began: no ping."""
+        return state.closed or state.version != version or state.snapshot.to_move != seat
+
     async def _later(self, state: TableState, seat: int, user_id: int, version: object) -> None:
         ping = self.tables.setdefault(state.table_id, Ping())
         async with ping.lock:  # one ping of a table on its way at a time, so they supersede in order
-            if state.closed or state.version != version or state.snapshot.to_move != seat:
-                return  # they acted (or the table moved on): no ping
+            if self._moved_on(state, seat, version):
+                return
             ping.sending = True  # from here on not cancelled: its id is kept and the previous one deleted
             try:
                 await self._send(state, ping, user_id)

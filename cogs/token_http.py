@@ -65,6 +65,7 @@ async def token_request(session: LeanSession, method: str, path: str, token: str
     """Send ``payload`` as JSON to ``path`` under ``discord.http.Route.BASE``, as the adapter would."""
     url = f"{discord.http.Route.BASE}{path}{query}"
     body = utils._to_json(payload)
+    raw = body.encode()
     await _wait_for_bucket(token)
     response: Any = None
     data: Any = None
@@ -73,7 +74,7 @@ async def token_request(session: LeanSession, method: str, path: str, token: str
             # None: closed, another origin, or characters to escape (then the aiohttp-shaped path decides)
             target = None if session.closed else session.target_of(url)
             if target is not None:  # the session's own request, without the aiohttp-shaped wrapping
-                response = await session.send(method, url, target, body.encode(), _JSON)
+                response = await session.send(method, url, target, raw, _JSON)
             else:
                 async with session.request(method, url, data=body, headers=dict(_JSON)) as response:
                     await response.read()

@@ -58,9 +58,7 @@ def t(key: str, locale: str, **params: object) -> str:
     Raises :class:`CatalogError` for an unknown key or a missing parameter, so
     that a typo fails a test instead of showing a raw key to a player.
     """
-    texts = _CATALOGS.get(locale)  # :func:`catalog`, inlined: about 60 lookups per press
-    if texts is None:
-        texts = _CATALOGS[resolve_locale(locale)]
+    texts = catalog(locale)
     try:
         text = texts[key]
     except KeyError:

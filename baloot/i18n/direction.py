@@ -59,14 +59,13 @@ def strip_isolates(text: str) -> str:
 def rtl_lines(text: str) -> str:
     """Each non-empty line of ``text`` in RLI … PDI, except code fences (their lines too, inside)."""
     if "\n" not in text:  # most texts are one line (a field name, a card list): no split and join
-        return text if not text.strip() or text.startswith(_FENCE) else f"{RLI}{text}{PDI}"
-    out = []
-    for line in text.split("\n"):
-        if not line.strip() or line.startswith(_FENCE):
-            out.append(line)
-        else:
-            out.append(rtl(line))
-    return "\n".join(out)
+        return _rtl_line(text)
+    return "\n".join(_rtl_line(line) for line in text.split("\n"))
+
+
+def _rtl_line(line: str) -> str:
+    """One line of :func:`rtl_lines`: in RLI … PDI, unless it is blank or a code fence."""
+    return line if not line.strip() or line.startswith(_FENCE) else rtl(line)
 
 
 def _fit(text: str, limit: int) -> str:
