@@ -507,6 +507,9 @@ class Bench:
         if self.args.profile:
             script = "scripts/profile_bot.py"
             env["BALOOT_PROFILE_OUT"] = str(Path(self.args.profile).resolve())
+        elif self.args.sample:
+            script = "scripts/sample_bot.py"
+            env["BALOOT_PROFILE_OUT"] = str(Path(self.args.sample).resolve())
         elif self.args.trace_memory:
             script = "scripts/trace_bot_memory.py"
             env["BALOOT_PROFILE_OUT"] = str(Path(self.args.trace_memory).resolve())
@@ -754,6 +757,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "the bot's own CPU and latency, without discord.py's waits after a global 429")
     parser.add_argument("--profile", default=None, metavar="FILE",
                         help="run the bot under cProfile and write its statistics to FILE (figures then include it)")
+    parser.add_argument("--sample", default=None, metavar="FILE",
+                        help="run the bot under scripts/sample_bot.py (a CPU-time sampler, far lighter than "
+                             "cProfile) and write its collapsed stacks to FILE")
     parser.add_argument("--database-url", default=None, metavar="URL",
                         help="run the bot on this PostgreSQL database (DATABASE_URL; default: SQLite in a temp dir)")
     parser.add_argument("--postgres", action="store_true",
