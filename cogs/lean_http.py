@@ -83,6 +83,32 @@ class _Connection:
         self.writer.close()
 
 
+class _Deadline:
+    """The request's time limit: its task is cancelled once ``seconds`` have passed (``asyncio.timeout``'s
+    rule, without its context manager's two coroutines and state machine per request: issue 9)."""
+
+    __slots__ = ("cancelling", "fired", "handle", "task")
+
+    def __init__(self, seconds: float) -> None:
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task(loop)
+        assert task is not None
+        self.task = task
+        self.cancelling = task.cancelling()
+        self.fired = False
+        self.handle = loop.call_at(loop.time() + seconds, self._expire)
+
+    def _expire(self) -> None:
+        self.fired = True
+        self.task.cancel()
+
+    def expired(self) -> bool:
+        """Whether the limit cancelled the task, and no one else did too: call once, as the request
+        ends with an exception. Its cancellation is then taken back, as ``asyncio.timeout`` does (a
+        cancellation from outside stays a cancellation)."""
+        return self.fired and self.task.uncancel() <= self.cancelling
+
+
 class _Incomplete(Exception):
     """The connection ended before an answer began (a kept-alive one the server had closed)."""
 
@@ -188,18 +214,26 @@ class LeanSession:
             head.append(f"Content-Length: {len(body)}\r\n")
         head.append("\r\n")
         request = "".join(head).encode("latin-1") + body
-        async with self._slots, asyncio.timeout(self.timeout):
+        async with self._slots:
             self.sent += 1
-            conn = self._take_idle()
-            if conn is not None:
-                try:
-                    return await self._exchange(conn, method, url, request)
-                except _Incomplete:
-                    pass  # the server had closed that kept-alive connection: once more on a new one
+            deadline = _Deadline(self.timeout)
             try:
-                return await self._exchange(await self._connect(), method, url, request)
-            except _Incomplete as exc:
-                raise aiohttp.ServerDisconnectedError(f"{self.origin} closed the connection") from exc
+                conn = self._take_idle()
+                if conn is not None:
+                    try:
+                        return await self._exchange(conn, method, url, request)
+                    except _Incomplete:
+                        pass  # the server had closed that kept-alive connection: once more on a new one
+                try:
+                    return await self._exchange(await self._connect(), method, url, request)
+                except _Incomplete as exc:
+                    raise aiohttp.ServerDisconnectedError(f"{self.origin} closed the connection") from exc
+            except BaseException as exc:
+                if deadline.expired() and isinstance(exc, asyncio.CancelledError):
+                    raise TimeoutError(f"no answer from {self.origin} in {self.timeout} s") from None
+                raise
+            finally:
+                deadline.handle.cancel()
 
     async def _exchange(self, conn: _Connection, method: str, url: str, request: bytes) -> Response:
         reusable = False

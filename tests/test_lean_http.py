@@ -9,6 +9,7 @@ the ones the bot meets in production.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import json
 import ssl
@@ -242,6 +243,49 @@ async def test_a_slow_answer_times_out(raw_server: Start) -> None:
             async with lean.request("GET", f"{lean.origin}/api/v10/z"):
                 pass
         assert not lean._idle
+    stalled.set()
+    srv.close()
+
+
+async def test_a_cancelled_request_stays_cancelled_and_a_timeout_is_taken_back(raw_server: Start) -> None:
+    """The request's own time limit (``_Deadline``) follows ``asyncio.timeout``: a cancellation from
+    outside is not turned into a TimeoutError, and after a timeout the task is not left cancelling."""
+    stalled = asyncio.Event()
+
+    async def never(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
+            await reader.readuntil(b"\r\n\r\n")
+        await stalled.wait()
+        writer.close()
+
+    srv = await asyncio.start_server(never, "127.0.0.1", 0)
+    port = srv.sockets[0].getsockname()[1]
+    async with aiohttp.ClientSession() as fallback:
+        lean = LeanSession(fallback, f"http://127.0.0.1:{port}/api/v10", "t", timeout=30)
+
+        async def one() -> None:
+            async with lean.request("GET", f"{lean.origin}/api/v10/z"):
+                pass
+
+        task = asyncio.create_task(one())
+        await asyncio.sleep(0.1)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert not lean._idle
+
+        quick = LeanSession(fallback, f"http://127.0.0.1:{port}/api/v10", "t", timeout=0.1)
+
+        async def timed_out() -> int:
+            with pytest.raises(TimeoutError):
+                async with quick.request("GET", f"{quick.origin}/api/v10/z"):
+                    pass
+            current = asyncio.current_task()
+            assert current is not None
+            await asyncio.sleep(0)  # not cancelled again
+            return current.cancelling()
+
+        assert await asyncio.create_task(timed_out()) == 0
     stalled.set()
     srv.close()
 
