@@ -70,9 +70,14 @@ class ServiceBase:
         return [t.info() for t in self._tables.values()]
 
     def table_of_user(self, user_id: int) -> TableInfo | None:
-        """The live table where this user sits, if any."""
+        """The live table where this user sits, if any, as last published (every change is published
+        once committed: issue 9), without building it again on every press."""
         table_id = self._seated.get(user_id)
-        return None if table_id is None else self._tables[table_id].info()
+        if table_id is None:
+            return None
+        table = self._tables[table_id]
+        published = table.published
+        return table.info() if published is None else published.info
 
     def _register(self, table: LiveTable) -> None:
         if self.leases is not None:
