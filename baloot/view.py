@@ -137,12 +137,18 @@ def _trick_view(leader: int, cards: Sequence[int], winner: int | None) -> TrickV
     return TrickView(leader, tuple(((leader + i) & 3, ALL_CARDS[c]) for i, c in enumerate(cards)), winner)
 
 
-def public_view(hand: Hand, match_score: tuple[int, int] | None = None) -> PublicView:
-    """What everyone at the table may know of ``hand`` (and the match score before it)."""
+def public_view(hand: Hand, match_score: tuple[int, int] | None = None,
+                earlier: PublicView | None = None) -> PublicView:
+    """What everyone at the table may know of ``hand`` (and the match score before it).
+
+    ``earlier``: a public view of the same hand at an earlier action, whose
+    completed tricks (R5: they never change once taken) are reused rather than
+    drawn again (issue 9: one public view per accepted action).
+    """
     actions = hand.actions
     n_bids = hand.bidding_length if hand.bidding_length is not None else len(actions)
     n_pre_play = hand.play_start if hand.play_start is not None else len(actions)
-    tricks = tuple(_trick_view(leader, cards, winner) for leader, winner, cards in hand.tricks_history)
+    tricks = _completed_tricks(hand, earlier)
     current = _trick_view(hand.leader, hand.trick, None) if hand.phase == Phase.PLAYING else None
     baloot = None
     if hand.baloot_holder is not None and hand.baloot_shown >= 2:
@@ -175,6 +181,20 @@ def public_view(hand: Hand, match_score: tuple[int, int] | None = None) -> Publi
         rules=hand.rules,
         sawa=None if hand.sawa_by is None else (hand.sawa_by, tuple(hand.hand_of(hand.sawa_by))),
     )
+
+
+def _completed_tricks(hand: Hand, earlier: PublicView | None) -> tuple[TrickView, ...]:
+    history = hand.tricks_history
+    kept: tuple[TrickView, ...] = ()
+    if earlier is not None and len(earlier.tricks) <= len(history):
+        kept = earlier.tricks
+        for trick, (leader, winner, cards) in zip(kept, history, strict=False):
+            if trick.leader != leader or trick.winner != winner or len(trick.cards) != len(cards):
+                kept = ()  # not an earlier state of this hand after all
+                break
+    if len(kept) == len(history):
+        return kept
+    return kept + tuple(_trick_view(leader, cards, winner) for leader, winner, cards in history[len(kept):])
 
 
 def seat_view(

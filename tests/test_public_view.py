@@ -206,3 +206,26 @@ def test_the_parser_finds_cards_in_runs_quads_and_singles() -> None:
     named = cards_named(text)
     assert {c.text for c in named} >= {"QH", "QD", "JD", "TD", "TS", "AC"}
     assert sum(1 for c in named if c.text[0] == "K") == 4
+
+
+@SOME
+@given(st.integers(0, 2**32))
+def test_a_public_view_drawn_from_an_earlier_one_is_the_same(seed: int) -> None:
+    """``public_view(hand, earlier=...)`` reuses the earlier view's completed tricks (R5: a taken trick
+    never changes) and is equal to one drawn from scratch, at every step; a view of another hand
+    passed as ``earlier`` is not reused."""
+    hands = random_hands(seed, 2)
+    for hand, choices in hands:
+        earlier = None
+        for step in replay_steps(hand, choices):
+            fresh = public_view(step)
+            drawn = public_view(step, earlier=earlier)
+            assert drawn == fresh
+            if earlier is not None and earlier.tricks and len(step.tricks_history) >= len(earlier.tricks):
+                assert all(a is b for a, b in zip(drawn.tricks, earlier.tricks, strict=False))  # reused
+            earlier = drawn
+    if len(hands) == 2:
+        (first, first_choices), (second, second_choices) = hands
+        last_of_first = public_view(replay_steps(first, first_choices)[-1])
+        for step in replay_steps(second, second_choices):
+            assert public_view(step, earlier=last_of_first) == public_view(step)
