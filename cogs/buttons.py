@@ -65,7 +65,10 @@ def hand_payload(runtime: Runtime, hand: PlayerHand, locale: str) -> tuple[Paylo
     state = runtime.shown.get(hand.table_id)
     if state is None:
         raise NoTableHere("That table is no longer running.")
-    info = table_info_from(state.info, deadline=hand.deadline, default_language=runtime.language_of(state))
+    if state.version == hand.version:  # the snapshot it was drawn from: its TableInfo is built once
+        info = runtime.render_info(state, for_seat=hand.seat)
+    else:
+        info = table_info_from(state.info, deadline=hand.deadline, default_language=runtime.language_of(state))
     payload = render_hand(info, hand.view, hand.hand_no, locale, CARD_EMOJIS.json_by_card)
     return with_seat_picture(runtime, payload, info, hand.view, locale), (hand.version, False)
 

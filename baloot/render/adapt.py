@@ -50,15 +50,15 @@ def table_info_from(
     turn events); ``default_language``: the server's locale when the table has
     no language of its own.
     """
-    seats = list(table.seats) + [None] * (4 - len(table.seats))
-    names = tuple(None if s is None else s.name for s in seats[:4])
-    bots = tuple(s is not None and s.is_bot for s in seats[:4])
-    away = tuple(s is not None and s.away for s in seats[:4])
+    s0, s1, s2, s3 = (*table.seats, None, None, None, None)[:4]
     return TableInfo(
         table_id=str(table.id),
-        names=(names[0], names[1], names[2], names[3]),
-        is_bot=(bots[0], bots[1], bots[2], bots[3]),
-        away=(away[0], away[1], away[2], away[3]),
+        names=(None if s0 is None else s0.name, None if s1 is None else s1.name,
+               None if s2 is None else s2.name, None if s3 is None else s3.name),
+        is_bot=(s0 is not None and s0.is_bot, s1 is not None and s1.is_bot,
+                s2 is not None and s2.is_bot, s3 is not None and s3.is_bot),
+        away=(s0 is not None and s0.away, s1 is not None and s1.away,
+              s2 is not None and s2.away, s3 is not None and s3.away),
         dealer=dealer,
         turn_deadline=None if deadline is None else int(deadline),
         turn_time=int(table.turn_seconds),
