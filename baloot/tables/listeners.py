@@ -41,7 +41,11 @@ class Announcer:
         Called only after what ``event`` reports is committed to storage, so a
         published snapshot never runs ahead of the database (issue 9).
         """
-        event = dataclasses.replace(event, snapshot=table.publish())
+        snapshot = table.publish()
+        if event.snapshot is None:  # a new event, not yet announced: it takes its snapshot (the common case)
+            object.__setattr__(event, "snapshot", snapshot)
+        else:  # announced before: a copy, so that a listener that kept it still sees what it saw
+            event = dataclasses.replace(event, snapshot=snapshot)
         for listener in list(self._listeners):
             try:
                 await listener(event)
