@@ -106,7 +106,7 @@ class BalootClient(_Client):
     async def setup_hook(self) -> None:
         settings = self.settings
         if settings.http_client == "lean":
-            install_lean_http(self)  # interaction answers and view edits on a lean HTTP client (issue 9)
+            install_lean_http(self)  # interaction answers, view edits and bot-token requests on a lean client (issue 9)
         self.storage = storage = await Storage.open(
             settings.database_url or settings.database_path, synchronous=settings.database_sync
         )

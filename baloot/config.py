@@ -36,7 +36,7 @@ class Settings:
     shard_count: int | None = None  # SHARD_COUNT (issue 11): None runs one unsharded process
     shard_ids: tuple[int, ...] = ()  # SHARD_IDS: the shards this process holds (all, when only the count is set)
     sync_commands: bool = True  # SYNC_COMMANDS: default, only the process holding shard 0 syncs
-    http_client: str = "lean"  # HTTP_CLIENT: "lean" (interaction answers on cogs.lean_http) or "aiohttp"
+    http_client: str = "lean"  # HTTP_CLIENT: "lean" (plain JSON requests on cogs.lean_http) or "aiohttp"
 
     @property
     def sharded(self) -> bool:
@@ -153,8 +153,9 @@ HTTP_CLIENTS = ("lean", "aiohttp")
 
 
 def _http_client(env: Mapping[str, str]) -> str:
-    """``HTTP_CLIENT`` (issue 9): ``lean`` (default) sends interaction answers and view edits through
-    :mod:`cogs.lean_http`; ``aiohttp`` sends everything through discord.py's own client."""
+    """``HTTP_CLIENT`` (issue 9): ``lean`` (default) sends interaction answers, view edits and the
+    bot-token requests through :mod:`cogs.lean_http`; ``aiohttp`` sends everything through discord.py's
+    own client."""
     raw = env.get("HTTP_CLIENT", "").strip().lower() or "lean"
     if raw not in HTTP_CLIENTS:
         raise ConfigError("HTTP_CLIENT must be lean or aiohttp")

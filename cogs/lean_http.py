@@ -1,4 +1,4 @@
-"""A small HTTP/1.1 keep-alive client for the interaction-token requests (issue 9: bot CPU per press).
+"""A small HTTP/1.1 keep-alive client for the bot's requests to Discord (issue 9: bot CPU per press).
 
 Every press is answered by a callback, and every turn change edits each
 waiting player's view through their interaction token (issue 10 item 9): about
@@ -7,7 +7,11 @@ client about three times the CPU of sending it (``scripts/bench_tables.py``).
 :class:`LeanSession` stands in for the ``aiohttp.ClientSession`` that
 discord.py's webhook adapter (``discord.webhook.async_``) is given: the adapter
 keeps its per-token locks, its 429 and 5xx retries and its
-``discord.HTTPException``s; this class only moves bytes.
+``discord.HTTPException``s; this class only moves bytes. discord.py's
+``HTTPClient`` (the bot-token requests: table messages, DMs, about 0.4 per
+interaction at aiohttp's cost) is given it too (:class:`cogs.wire.BotTokenSession`),
+with its buckets and global limit around each request; the User-Agent it names
+is this session's own.
 
 What it does itself: a JSON (or empty) body to Discord's own origin
 (``discord.http.Route.BASE``), with simple query parameters (the callback's
@@ -132,6 +136,7 @@ class LeanSession:
         default_port = (parts.scheme == "https" and self.port == 443) or (parts.scheme == "http" and self.port == 80)
         self.origin = f"{parts.scheme}://{parts.netloc}"
         host_header = parts.netloc if not default_port else self.host
+        self.user_agent = user_agent
         self._fixed = f"Host: {host_header}\r\nUser-Agent: {user_agent}\r\nAccept-Encoding: identity\r\n"
         self.timeout = timeout
         self._ssl: ssl.SSLContext | None = None
@@ -154,11 +159,14 @@ class LeanSession:
             query = _query(params)
             target = None if query is None else f"{target}{'&' if '?' in target else '?'}{query}"
         body = _body(data)
-        if target is None or body is None or self.closed or not _plain_headers(headers):
+        own = headers
+        if own and own.get("User-Agent") == self.user_agent:  # discord.py's bot-token requests: this session's
+            own = {name: value for name, value in own.items() if name != "User-Agent"}
+        if target is None or body is None or self.closed or not _plain_headers(own):
             self.fell_back += 1
             return self.fallback.request(method, url, data=data, headers=headers, params=params, proxy=proxy,
                                          proxy_auth=proxy_auth, **kwargs)
-        return _Call(self, method, url, target, body, headers or {})
+        return _Call(self, method, url, target, body, own or {})
 
     def target_of(self, url: str) -> str | None:
         """The request target of ``url`` on this origin, or None (another origin, or characters to escape)."""

@@ -85,11 +85,36 @@ def message_params(payload: Payload, *, callback: int | None = None) -> Multipar
 _LEAN: Final[weakref.WeakKeyDictionary[discord.Client, LeanSession]] = weakref.WeakKeyDictionary()
 
 
+class BotTokenSession:
+    """The session discord.py's ``HTTPClient`` is given once the lean client is installed (issue 9).
+
+    Its requests - the bot-token ones: table messages, DMs - are sent by the
+    :class:`~.lean_http.LeanSession` (which hands anything it does not send
+    itself, a file or a proxy, to aiohttp); discord.py keeps its rate-limit
+    buckets, its global limit, its retries and its errors around each one, as
+    for the interaction answers. Everything else (the gateway's websocket, the
+    CDN, closing) is discord.py's aiohttp session itself.
+    """
+
+    def __init__(self, lean: LeanSession, session: Any) -> None:
+        self.lean = lean
+        self.session = session
+
+    def request(self, method: str, url: str, **kwargs: Any) -> Any:
+        return self.lean.request(method, url, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.session, name)
+
+
 def install_lean_http(client: discord.Client) -> LeanSession:
-    """Send this client's interaction answers and view edits through a :class:`~.lean_http.LeanSession`
-    (``HTTP_CLIENT=lean``); everything it does not handle still goes through discord.py's session."""
-    session = _LEAN[client] = LeanSession(_aiohttp_session(client), discord.http.Route.BASE, client.http.user_agent)
-    return session
+    """Send this client's interaction answers, view edits and bot-token requests through a
+    :class:`~.lean_http.LeanSession` (``HTTP_CLIENT=lean``); everything it does not handle still goes
+    through discord.py's aiohttp session."""
+    aiohttp_session = _aiohttp_session(client)
+    lean = _LEAN[client] = LeanSession(aiohttp_session, discord.http.Route.BASE, client.http.user_agent)
+    client.http._HTTPClient__session = BotTokenSession(lean, aiohttp_session)  # type: ignore[attr-defined]
+    return lean
 
 
 async def close_lean_http(client: discord.Client) -> None:
@@ -99,7 +124,9 @@ async def close_lean_http(client: discord.Client) -> None:
 
 
 def _aiohttp_session(client: discord.Client) -> Any:
-    return client.http._HTTPClient__session  # type: ignore[attr-defined]  # the session discord.py uses
+    """The aiohttp session discord.py uses now (under the :class:`BotTokenSession` where installed)."""
+    session = client.http._HTTPClient__session  # type: ignore[attr-defined]
+    return session.session if isinstance(session, BotTokenSession) else session
 
 
 def _installed(client: discord.Client) -> LeanSession | None:

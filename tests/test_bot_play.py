@@ -28,6 +28,11 @@ async def test_one_hand_through_dms_despite_rate_limits(discord_env: DiscordEnv,
                if c.route in (CALLBACK, EDIT_ORIGINAL) and c.status < 300]
     assert len(answers) >= steps
     assert all(c.agent.startswith("DiscordBot (") for c in answers), {c.agent for c in answers}
+    # and so did the bot-token requests (the table message's edits, the DMs), discord.py's buckets around each
+    bot_calls = discord_env.calls.select(kind="bot", since=mark)
+    assert any(c.route == EDIT for c in bot_calls)
+    assert all(c.encoding == "identity" and c.agent.startswith("DiscordBot (") for c in bot_calls), {
+        (c.route, c.encoding) for c in bot_calls}
 
     # The first hand's message ends showing the hand's result (compact, issue 10 item 6: the breakdown is
     # behind "Details"); it was edited, never re-sent.

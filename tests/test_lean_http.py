@@ -300,6 +300,7 @@ async def test_what_it_does_not_handle_goes_to_the_fallback(raw_server: Start) -
             {"data": form},  # a picture: multipart
             {"params": {"wait": 1.5}},  # not text or an integer: aiohttp decides how it is written
             {"headers": {"Host": "elsewhere"}},
+            {"headers": {"User-Agent": "another-agent"}},  # not the session's: aiohttp sends it as given
         ]
         for kwargs in cases:
             async with lean.request("POST", f"{lean.origin}/api/v10/w", **kwargs) as response:  # type: ignore[arg-type]
@@ -314,10 +315,29 @@ async def test_what_it_does_not_handle_goes_to_the_fallback(raw_server: Start) -
             assert not isinstance(call, _Call)
             call.close()  # aiohttp's request, never sent
         await lean.close()
-    assert lean.sent == 1 and lean.fell_back == 7
-    assert len(server.requests) == 4
+    assert lean.sent == 1 and lean.fell_back == 8
+    assert len(server.requests) == 5
+    assert b"User-Agent: another-agent\r\n" in server.requests[3]
     assert server.requests[-1].startswith(b"POST /api/v10/q?with_response=1&n=2 HTTP/1.1\r\n")
     assert not any(b"Injected" in req for req in server.requests)
+
+
+async def test_a_bot_token_request_with_the_sessions_own_user_agent_is_sent_here(raw_server: Start) -> None:
+    """discord.py's HTTPClient names its User-Agent (the session's) and the bot token on every request
+    (cogs.wire.BotTokenSession): sent here, the User-Agent once, the token as given."""
+    server = await raw_server(lambda req: ok(b'{"id": "7"}'))
+    async with aiohttp.ClientSession() as fallback:
+        lean = await lean_for(server, fallback)
+        headers = {"User-Agent": "test-agent", "Authorization": "Bot abc", "Content-Type": "application/json"}
+        async with lean.request("PATCH", f"{lean.origin}/api/v10/channels/1/messages/2", data='{"content":"x"}',
+                                headers=headers) as response:
+            assert response.status == 200 and await response.read() == b'{"id": "7"}'
+        await lean.close()
+    assert lean.sent == 1 and lean.fell_back == 0
+    assert headers["User-Agent"] == "test-agent"  # the caller's dict is left as it was
+    request = server.requests[0]
+    assert request.count(b"User-Agent:") == 1 and b"User-Agent: test-agent\r\n" in request
+    assert b"Authorization: Bot abc\r\n" in request and request.endswith(b'{"content":"x"}')
 
 
 async def test_discord_adapter_over_it_retries_429_and_raises_its_own_errors(

@@ -17,6 +17,7 @@ class CallRecord:
     status: int
     at: float = 0.0  # time.monotonic() when it was answered
     agent: str = ""  # the request's User-Agent (which HTTP client of the bot sent it)
+    encoding: str = ""  # its Accept-Encoding ("identity" from the bot's lean client, aiohttp asks for gzip)
 
     @property
     def route(self) -> str:

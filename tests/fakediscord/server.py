@@ -339,7 +339,7 @@ class FakeDiscord:
             self.rejections.append((route, err))
             response = json_response(err.body(), status=err.status)
         self.calls.add(CallRecord(request.method, template, kind, response.status, time.monotonic(),
-                              request.headers.get("User-Agent", "")))
+                              request.headers.get("User-Agent", ""), request.headers.get("Accept-Encoding", "")))
         self.notify()
         return response
 
