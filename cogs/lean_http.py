@@ -88,21 +88,19 @@ class _Connection:
 
 
 class _Deadline:
-    """The request's time limit: its task is cancelled once ``seconds`` have passed (``asyncio.timeout``'s
-    rule, without its context manager's two coroutines and state machine per request: issue 9)."""
+    """A request's time limit: its task is cancelled once the limit has passed (``asyncio.timeout``'s
+    rule). The session's one watchdog timer checks every request in flight (:meth:`LeanSession._sweep`),
+    instead of a timer started and cancelled per request (issue 9)."""
 
-    __slots__ = ("cancelling", "fired", "handle", "task")
+    __slots__ = ("at", "cancelling", "fired", "task")
 
-    def __init__(self, seconds: float) -> None:
-        loop = asyncio.get_running_loop()
-        task = asyncio.current_task(loop)
-        assert task is not None
+    def __init__(self, task: asyncio.Task[Any], at: float) -> None:
         self.task = task
+        self.at = at
         self.cancelling = task.cancelling()
         self.fired = False
-        self.handle = loop.call_at(loop.time() + seconds, self._expire)
 
-    def _expire(self) -> None:
+    def expire(self) -> None:
         self.fired = True
         self.task.cancel()
 
@@ -144,6 +142,9 @@ class LeanSession:
             self._ssl = ssl_context or ssl.create_default_context()
         self._idle: deque[_Connection] = deque()
         self._slots = asyncio.Semaphore(limit)
+        self._inflight: set[_Deadline] = set()  # the requests under way, with their time limits
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._sweep_every = min(1.0, timeout / 4)  # a request ends at most this much past its limit
         self.closed = False
         self.sent = 0  # requests made here (not through the fallback)
         self.fell_back = 0
@@ -176,6 +177,29 @@ class LeanSession:
         if not target.startswith("/") or not _SAFE_TARGET.issuperset(target):
             return None
         return target
+
+    # -- time limits -----------------------------------------------------------------------------
+    def _watch(self) -> _Deadline:
+        """The current request's time limit, watched until it ends."""
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task(loop)
+        assert task is not None
+        deadline = _Deadline(task, loop.time() + self.timeout)
+        self._inflight.add(deadline)
+        if self._watchdog is None:
+            self._watchdog = loop.call_later(self._sweep_every, self._sweep)
+        return deadline
+
+    def _sweep(self) -> None:
+        """Cancel the requests past their limit; look again while any is in flight."""
+        self._watchdog = None
+        if not self._inflight:
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for deadline in [d for d in self._inflight if d.at <= now and not d.fired]:
+            deadline.expire()
+        self._watchdog = loop.call_later(self._sweep_every, self._sweep)
 
     # -- connections -----------------------------------------------------------------------------
     async def _connect(self) -> _Connection:
@@ -224,7 +248,7 @@ class LeanSession:
         request = "".join(head).encode("latin-1") + body
         async with self._slots:
             self.sent += 1
-            deadline = _Deadline(self.timeout)
+            deadline = self._watch()
             try:
                 conn = self._take_idle()
                 if conn is not None:
@@ -241,7 +265,7 @@ class LeanSession:
                     raise TimeoutError(f"no answer from {self.origin} in {self.timeout} s") from None
                 raise
             finally:
-                deadline.handle.cancel()
+                self._inflight.discard(deadline)
 
     async def _exchange(self, conn: _Connection, method: str, url: str, request: bytes) -> Response:
         reusable = False
