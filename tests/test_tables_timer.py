@@ -20,6 +20,7 @@ from baloot.tables.events import (
     TurnStarted,
     TurnTimedOut,
 )
+from baloot.tables.turns import WaitingTurn
 
 E = type[TableEvent]
 
@@ -105,6 +106,35 @@ async def test_acting_in_time_cancels_the_timer(database: str | Path) -> None:
         first = recorder.of(TurnTimedOut)[0]
         assert first.seat == (table.to_move + 1) % 4  # ... but not the one who acted
         assert next(e.version for e in recorder.of(TurnReminder)) == (0, 1)
+    finally:
+        await service.close()
+        await storage.close()
+
+
+async def test_a_persons_turn_waits_on_a_loop_timer_and_starts_no_task_until_it_fires(database: str | Path) -> None:
+    """Issue 9: on the real clock a person's turn is a WaitingTurn (a loop timer); a press stops it
+    before any task is made; the turn's task exists only once the timer has fired."""
+    storage, service, recorder = await open_service(database, reminder_seconds=0.2)
+    try:
+        info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=0.6)
+        for user in USERS[1:]:
+            await service.join(CHANNEL, user, NAMES[user])
+        await service.start(CHANNEL, USERS[0])
+        table = service._tables[info.id]  # the live table (its turn is not part of what the service shows)
+        waiting = table.turn_task
+        assert isinstance(waiting, WaitingTurn) and waiting.task is None and not waiting.done()
+        assert not [t for t in asyncio.all_tasks() if t.get_name().startswith("baloot-turn-")]
+        mover = table.to_move
+        assert mover is not None
+        await service.act(info.id, user_at(service, info.id, mover), {"type": "pass"}, (0, 0))
+        assert waiting.done() and waiting.cancelled and waiting.task is None  # stopped before its timer
+        following = table.turn_task
+        assert isinstance(following, WaitingTurn) and following is not waiting and following.task is None
+        await wait_for(recorder, TurnReminder)  # 0.4 s on: the timer fired and started the turn's task
+        assert following.task is not None and not following.done()
+        await wait_for(recorder, TurnTimedOut)
+        assert following.done() and following.task.done() and not following.task.cancelled()
+        assert recorder.of(TurnTimedOut)[0].seat == (mover + 1) % 4
     finally:
         await service.close()
         await storage.close()

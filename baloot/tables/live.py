@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..hand import Hand
 from ..match import Match
@@ -20,6 +20,9 @@ from ..view import PublicView, SeatView, public_view, seat_view
 from .errors import NotSeated
 from .info import SeatInfo, TableInfo, Version
 from .snapshot import HandSnapshot, SeatViews, TableSnapshot
+
+if TYPE_CHECKING:
+    from .turns import WaitingTurn
 
 Seats = list[SeatInfo | None]
 
@@ -97,7 +100,7 @@ class LiveTable:
         self.fence: Fence | None = None  # the shard lease its writes show (issue 11); None: unfenced
         self.end_votes: set[int] = set()
         self.timeouts = [0, 0, 0, 0]  # timeouts in a row, per seat
-        self.turn_task: asyncio.Task[None] | None = None
+        self.turn_task: asyncio.Task[None] | WaitingTurn | None = None
         self.deadline: float | None = None  # Unix time the current turn times out
         self.published: TableSnapshot | None = None  # the latest snapshot (see publish)
         self._parts: _HandParts | None = None  # what the latest snapshot built from the hand, by version

@@ -1,6 +1,8 @@
 """Turns (issue 4 "Turn timer", issue 5 "In the bot"): timers, reminders, auto-play and bots.
 
-For each turn the runner starts one task. A person's turn has the table's
+For each turn the runner starts one task (a person's turn on the real clock:
+a loop timer, :class:`WaitingTurn`, that starts it only if the turn is still
+waiting when its reminder or deadline comes). A person's turn has the table's
 turn time, a :class:`TurnReminder` when ``reminder_seconds`` remain, and at
 the deadline the seat is played with the safe policy (:mod:`.autoplay`); after
 ``away_after`` timeouts in a row the player is marked away. A seat that is
@@ -61,6 +63,40 @@ class TurnSettings:
             raise ValueError("need 0 < retry_first <= retry_most <= 30 seconds")
 
 
+class WaitingTurn:
+    """A person's turn before its first timer fires: a loop timer rather than a sleeping task (issue 9).
+
+    Nearly every turn is answered by a press long before its reminder, so the
+    turn's task (:meth:`TurnRunner._run`) is started only when the timer fires;
+    until then, stopping the turn is cancelling the timer. With an injected
+    ``sleep`` (a virtual clock) the runner keeps a task per turn instead.
+    """
+
+    __slots__ = ("_start", "cancelled", "handle", "task")
+
+    def __init__(self, delay: float, start: Callable[[], asyncio.Task[None]]) -> None:
+        self._start = start
+        self.task: asyncio.Task[None] | None = None
+        self.cancelled = False
+        self.handle = asyncio.get_running_loop().call_later(delay, self._fire)
+
+    def _fire(self) -> None:
+        if not self.cancelled:
+            self.task = self._start()
+
+    def done(self) -> bool:
+        """Stopped, or its task has finished (as ``Task.done``)."""
+        return self.cancelled or (self.task is not None and self.task.done())
+
+    def stop(self, caller: asyncio.Task[object] | None) -> None:
+        """Cancel the timer, and the turn's task unless that task is ``caller`` (it is ending the turn itself)."""
+        self.cancelled = True
+        self.handle.cancel()
+        task = self.task
+        if task is not None and task is not caller and not task.done():
+            task.cancel()
+
+
 class TurnRunner:
     """Starts, times and plays turns for the table service."""
 
@@ -119,16 +155,22 @@ class TurnRunner:
                 played_for=played_for,
             )
         )
-        table.turn_task = asyncio.create_task(
-            self._run(table, seat, version, played_for), name=f"baloot-turn-{table.id}-{version}"
-        )
+        name = f"baloot-turn-{table.id}-{version}"
+        if not played_for and self.sleep is asyncio.sleep:  # the real clock: no task until the first timer
+            first, reminds = self._first_wait(table)
+            table.turn_task = WaitingTurn(first, lambda: asyncio.create_task(
+                self._run(table, seat, version, played_for, waited=reminds), name=name))
+            return
+        table.turn_task = asyncio.create_task(self._run(table, seat, version, played_for), name=name)
 
     @staticmethod
     def cancel(table: LiveTable) -> None:
         """Stop the table's turn task (never the task calling this)."""
         task = table.turn_task
         table.turn_task = None
-        if task is not None and task is not asyncio.current_task() and not task.done():
+        if isinstance(task, WaitingTurn):
+            task.stop(asyncio.current_task())
+        elif task is not None and task is not asyncio.current_task() and not task.done():
             task.cancel()
 
     @staticmethod
@@ -141,13 +183,22 @@ class TurnRunner:
         task = table.turn_task
         return task is None or task.done()
 
-    async def _run(self, table: LiveTable, seat: int, version: Version, played_for: bool) -> None:
+    async def _run(self, table: LiveTable, seat: int, version: Version, played_for: bool,
+                   waited: bool | None = None) -> None:
+        """Play the seat after its delay, or time a person's turn out; ``waited``: started by a
+        :class:`WaitingTurn` whose timer was the turn's first wait (True: the reminder is due now)."""
         try:
             if played_for:
                 await self.sleep(self.settings.bot_delay)
                 what, attempt = f"the move of seat {seat}", self._play_for
             else:
-                await self._wait_turn(table, seat, version)
+                if waited is None:
+                    first, reminds = self._first_wait(table)
+                    await self.sleep(first)
+                else:
+                    reminds = waited
+                if reminds:
+                    await self._remind(table, seat, version)
                 what, attempt = f"the timeout of seat {seat}", self._time_out
             await self._until_stored(table, what, lambda: attempt(table, seat, version))
         except asyncio.CancelledError:
@@ -206,29 +257,31 @@ class TurnRunner:
         return table.status == TableStatus.PLAYING and table.version == version
 
     # -- a person's turn ------------------------------------------------------------------
-    async def _wait_turn(self, table: LiveTable, seat: int, version: Version) -> None:
+    def _first_wait(self, table: LiveTable) -> tuple[float, bool]:
+        """Seconds until a person's turn first needs attention, and whether that is its reminder
+        (``reminder_seconds`` before the deadline) rather than the deadline itself."""
         total = table.turn_seconds
         remind = self.settings.reminder_seconds
-        if 0 < remind < total:
-            await self.sleep(total - remind)
-            async with table.lock:
-                if not self._current(table, version):
-                    return
-                info = table.seats[seat]
-                await self.announcer.emit(
-                    table,
-                    TurnReminder(
-                        table_id=table.id,
-                        channel_id=table.channel_id,
-                        seat=seat,
-                        user_id=info.user_id if info else None,
-                        deadline=table.deadline or self.clock(),
-                        version=version,
-                    )
+        return (total - remind, True) if 0 < remind < total else (total, False)
+
+    async def _remind(self, table: LiveTable, seat: int, version: Version) -> None:
+        """Announce the reminder (if the turn is still this one), then wait out the rest of the turn."""
+        async with table.lock:
+            if not self._current(table, version):
+                return
+            info = table.seats[seat]
+            await self.announcer.emit(
+                table,
+                TurnReminder(
+                    table_id=table.id,
+                    channel_id=table.channel_id,
+                    seat=seat,
+                    user_id=info.user_id if info else None,
+                    deadline=table.deadline or self.clock(),
+                    version=version,
                 )
-            await self.sleep(remind)
-        else:
-            await self.sleep(total)
+            )
+        await self.sleep(self.settings.reminder_seconds)
 
     async def _time_out(self, table: LiveTable, seat: int, version: Version) -> None:
         """At the deadline: play the seat safely (R: safe policy), count the timeout, maybe mark away."""
