@@ -227,16 +227,22 @@ async def test_an_unreachable_origin_is_a_client_os_error() -> None:
         assert isinstance(caught.value, OSError)  # what the bot's retry and start-up checks look for
 
 
-async def test_a_slow_answer_times_out(raw_server: Start) -> None:
+async def silent_server() -> tuple[asyncio.Server, int, asyncio.Event]:
+    """A server that reads a request and answers nothing until the event is set."""
     stalled = asyncio.Event()
 
     async def never(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.readuntil(b"\r\n\r\n")
+        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
+            await reader.readuntil(b"\r\n\r\n")
         await stalled.wait()
         writer.close()
 
     srv = await asyncio.start_server(never, "127.0.0.1", 0)
-    port = srv.sockets[0].getsockname()[1]
+    return srv, srv.sockets[0].getsockname()[1], stalled
+
+
+async def test_a_slow_answer_times_out(raw_server: Start) -> None:
+    srv, port, stalled = await silent_server()
     async with aiohttp.ClientSession() as fallback:
         lean = LeanSession(fallback, f"http://127.0.0.1:{port}/api/v10", "t", timeout=0.2)
         with pytest.raises(TimeoutError):
@@ -250,16 +256,7 @@ async def test_a_slow_answer_times_out(raw_server: Start) -> None:
 async def test_a_cancelled_request_stays_cancelled_and_a_timeout_is_taken_back(raw_server: Start) -> None:
     """The request's own time limit (``_Deadline``) follows ``asyncio.timeout``: a cancellation from
     outside is not turned into a TimeoutError, and after a timeout the task is not left cancelling."""
-    stalled = asyncio.Event()
-
-    async def never(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
-            await reader.readuntil(b"\r\n\r\n")
-        await stalled.wait()
-        writer.close()
-
-    srv = await asyncio.start_server(never, "127.0.0.1", 0)
-    port = srv.sockets[0].getsockname()[1]
+    srv, port, stalled = await silent_server()
     async with aiohttp.ClientSession() as fallback:
         lean = LeanSession(fallback, f"http://127.0.0.1:{port}/api/v10", "t", timeout=30)
 

@@ -10,7 +10,7 @@ from test_tables_harness import CHANNEL, GUILD, NAMES, USERS, Recorder, legal_bo
 
 from baloot.actions import Action, ActionType
 from baloot.cards import parse_suit
-from baloot.tables import TableService, safe_action
+from baloot.tables import TableInfo, TableService, safe_action
 from baloot.tables.events import (
     ActionApplied,
     PlayerAway,
@@ -31,6 +31,15 @@ async def wait_for(recorder: Recorder, kind: E, count: int = 1, timeout: float =
             await asyncio.sleep(0.005)
 
     await asyncio.wait_for(poll(), timeout)
+
+
+async def start_four(service: TableService, turn_seconds: float) -> TableInfo:
+    """A table of the four test users, started (its first turn running)."""
+    info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=turn_seconds)
+    for user in USERS[1:]:
+        await service.join(CHANNEL, user, NAMES[user])
+    await service.start(CHANNEL, USERS[0])
+    return info
 
 
 def play(seat: int, card: str) -> Action:
@@ -65,10 +74,7 @@ async def test_reminder_then_timeout_plays_safe_and_says_so(database: str | Path
         database, reminder_seconds=0.1, bot_delay=0.0, away_after=5
     )
     try:
-        info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=0.25)
-        for user in USERS[1:]:
-            await service.join(CHANNEL, user, NAMES[user])
-        await service.start(CHANNEL, USERS[0])
+        info = await start_four(service, turn_seconds=0.25)
         started = recorder.of(TurnStarted)[0]
         assert not started.played_for and started.version == (0, 0)
         await wait_for(recorder, TurnTimedOut)
@@ -95,10 +101,7 @@ async def test_reminder_then_timeout_plays_safe_and_says_so(database: str | Path
 async def test_acting_in_time_cancels_the_timer(database: str | Path) -> None:
     storage, service, recorder = await open_service(database, reminder_seconds=0.05)
     try:
-        info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=0.15)
-        for user in USERS[1:]:
-            await service.join(CHANNEL, user, NAMES[user])
-        await service.start(CHANNEL, USERS[0])
+        info = await start_four(service, turn_seconds=0.15)
         table = service.table_by_id(info.id)
         assert table.to_move is not None
         await service.act(info.id, user_at(service, info.id, table.to_move), {"type": "pass"}, (0, 0))
@@ -116,10 +119,7 @@ async def test_a_persons_turn_waits_on_a_loop_timer_and_starts_no_task_until_it_
     before any task is made; the turn's task exists only once the timer has fired."""
     storage, service, recorder = await open_service(database, reminder_seconds=0.2)
     try:
-        info = await service.create(GUILD, CHANNEL, USERS[0], "Ali", turn_seconds=0.6)
-        for user in USERS[1:]:
-            await service.join(CHANNEL, user, NAMES[user])
-        await service.start(CHANNEL, USERS[0])
+        info = await start_four(service, turn_seconds=0.6)
         table = service._tables[info.id]  # the live table (its turn is not part of what the service shows)
         waiting = table.turn_task
         assert isinstance(waiting, WaitingTurn) and waiting.task is None and not waiting.done()
