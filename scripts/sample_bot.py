@@ -27,6 +27,7 @@ import time
 from collections import Counter
 from pathlib import Path
 from types import CodeType, FrameType
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 INTERVAL_S = 0.001
@@ -38,6 +39,7 @@ class Sampler:
     def __init__(self) -> None:
         self.stacks: Counter[tuple[CodeType, ...]] = Counter()
         self.last = time.thread_time()
+        self.previous: Any = signal.SIG_DFL
 
     def sample(self, signum: int, frame: FrameType | None) -> None:
         now = time.thread_time()
@@ -50,11 +52,13 @@ class Sampler:
         self.stacks[tuple(reversed(codes))] += round(weight * 1e6)
 
     def start(self) -> None:
-        signal.signal(signal.SIGPROF, self.sample)
+        self.previous = signal.signal(signal.SIGPROF, self.sample)
         signal.setitimer(signal.ITIMER_PROF, INTERVAL_S, INTERVAL_S)
 
     def write(self, out: str) -> None:
+        """Stop sampling (the previous SIGPROF handler back) and write the collapsed stacks to ``out``."""
         signal.setitimer(signal.ITIMER_PROF, 0, 0)
+        signal.signal(signal.SIGPROF, self.previous)
         with open(out, "w", encoding="utf-8") as f:
             for codes, micros in self.stacks.items():
                 names = ";".join(f"{_where(c)}:{c.co_qualname}" for c in codes)
