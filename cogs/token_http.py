@@ -1,4 +1,4 @@
-"""The two hottest interaction-token requests, sent on the lean client directly (issue 9: bot CPU per press).
+"""The hot interaction-token requests, sent on the lean client directly (issue 9: bot CPU per press).
 
 A press's answer (``POST /interactions/{id}/{token}/callback``) and a private
 view's refresh (``PATCH /webhooks/{app}/{token}/messages/@original``) are
@@ -62,8 +62,10 @@ async def _wait_for_bucket(token: str) -> None:
 
 
 async def token_request(session: LeanSession, method: str, path: str, token: str, payload: dict[str, Any],
-                        query: str = "") -> None:
-    """Send ``payload`` as JSON to ``path`` under ``discord.http.Route.BASE``, as the adapter would."""
+                        query: str = "", *, answer: bool = False) -> Any:
+    """Send ``payload`` as JSON to ``path`` under ``discord.http.Route.BASE``, as the adapter would.
+
+    ``answer``: return Discord's answer, parsed (the message a followup posted); else None."""
     url = f"{discord.http.Route.BASE}{path}{query}"
     raw = orjson.dumps(payload)  # the bytes of discord.py's utils._to_json (orjson), without a str between
     await _wait_for_bucket(token)
@@ -82,7 +84,7 @@ async def token_request(session: LeanSession, method: str, path: str, token: str
             if response.headers.get("X-Ratelimit-Remaining") == "0" and status != 429:
                 _hold(token, utils._parse_ratelimit_header(response))
             if 200 <= status < 300:
-                return
+                return await discord.http.json_or_text(response) if answer else None
             data = await discord.http.json_or_text(response)
         except OSError as exc:
             if attempt < 4 and exc.errno in RESET_ERRNOS:
@@ -116,3 +118,17 @@ async def answer_press(session: LeanSession, interaction_id: int, token: str, bo
 async def edit_original(session: LeanSession, application_id: int, token: str, body: dict[str, Any]) -> None:
     """Replace the interaction's response with the message ``body``."""
     await token_request(session, "PATCH", f"/webhooks/{application_id}/{token}/messages/@original", token, body)
+
+
+async def send_followup(session: LeanSession, application_id: int, token: str, body: dict[str, Any]) -> Any:
+    """Post the message ``body`` as a followup of the interaction; returns the message Discord answers with
+    (the adapter's ``execute_webhook`` with ``wait=True``)."""
+    return await token_request(session, "POST", f"/webhooks/{application_id}/{token}", token, body,
+                               "?wait=1&with_components=0", answer=True)
+
+
+async def edit_followup(session: LeanSession, application_id: int, token: str, message_id: int,
+                        body: dict[str, Any]) -> None:
+    """Replace a followup message of the interaction with ``body`` (the adapter's ``edit_webhook_message``)."""
+    await token_request(session, "PATCH", f"/webhooks/{application_id}/{token}/messages/{message_id}", token, body,
+                        "?with_components=0")

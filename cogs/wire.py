@@ -35,7 +35,7 @@ from discord.webhook.async_ import async_context, interaction_message_response_p
 
 from baloot.render import Payload
 
-from . import timings
+from . import timings, token_http
 from .lean_http import LeanSession
 from .payloads import edit_args
 from .token_http import answer_press, edit_original
@@ -233,6 +233,10 @@ async def send_followup(client: discord.Client, token: ResponseToken, payload: P
     """Post ``payload`` as a public followup of an interaction (its channel; not counted in the global limit).
 
     Returns the new message's id (issue 11: :mod:`.carrier`)."""
+    lean = _lean(client, payload)
+    if lean is not None:
+        sent = await token_http.send_followup(lean, token.application_id, token.token, message_json(payload))
+        return int(sent["id"])
     http = client.http
     with message_params(payload) as params:
         data = await async_context.get().execute_webhook(
@@ -255,6 +259,10 @@ async def delete_followup(client: discord.Client, token: ResponseToken, message_
 
 async def edit_followup(client: discord.Client, token: ResponseToken, message_id: int, payload: Payload) -> None:
     """Edit a followup message of an interaction through its token (issue 11: :mod:`.carrier`)."""
+    lean = _lean(client, payload)
+    if lean is not None:
+        await token_http.edit_followup(lean, token.application_id, token.token, message_id, message_json(payload))
+        return
     http = client.http
     with message_params(payload) as params:
         await async_context.get().edit_webhook_message(

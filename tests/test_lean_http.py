@@ -400,6 +400,33 @@ async def test_token_requests_are_sent_as_the_adapter_sends_them(
     assert json.loads(edit[1]) == {"content": "x", "embeds": []}
 
 
+async def test_followup_requests_are_the_adapters_own(raw_server: Start, route_base: Callable[[Server], None]) -> None:
+    """A followup's post and edit (the carrier's table message, issue 11) are the requests discord.py's
+    webhook adapter makes for them: the same request line (with its query) and body; the post returns
+    Discord's message."""
+    server = await raw_server(lambda req: ok(b'{"id": "77", "content": "x"}'))
+    route_base(server)
+    body = {"content": "x", "embeds": [{"title": "\u0628"}], "components": [], "allowed_mentions": {"parse": []}}
+    async with aiohttp.ClientSession() as fallback:
+        lean = await lean_for(server, fallback)
+        adapter: Any = AsyncWebhookAdapter()  # type: ignore[no-untyped-call]
+        assert await adapter.execute_webhook(3, "tok-c", session=lean, payload=body, wait=True) == {
+            "id": "77", "content": "x"}
+        assert await token_http.send_followup(lean, 3, "tok-c", body) == {"id": "77", "content": "x"}
+        await adapter.edit_webhook_message(3, "tok-c", 77, session=lean, payload=body)
+        await token_http.edit_followup(lean, 3, "tok-c", 77, body)
+        await lean.close()
+    by_adapter_post, ours_post, by_adapter_edit, ours_edit = server.requests
+
+    def line_and_body(request: bytes) -> tuple[bytes, object]:
+        head, _, raw = request.partition(b"\r\n\r\n")
+        return head.split(b"\r\n", 1)[0], json.loads(raw)
+
+    assert line_and_body(ours_post) == line_and_body(by_adapter_post)
+    assert line_and_body(ours_edit) == line_and_body(by_adapter_edit)
+    assert line_and_body(ours_edit)[0] == b"PATCH /api/v10/webhooks/3/tok-c/messages/77?with_components=0 HTTP/1.1"
+
+
 @pytest.mark.parametrize("lean_closed", [False, True], ids=["lean", "closed-lean-so-aiohttp"])
 async def test_token_requests_retry_a_429_and_a_5xx_and_raise_discords_errors(
         raw_server: Start, route_base: Callable[[Server], None], lean_closed: bool) -> None:
