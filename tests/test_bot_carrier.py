@@ -81,6 +81,13 @@ async def test_a_hand_played_in_the_channel_spends_no_bot_token_call(
     assert len(later) >= 2 and not any(m.ephemeral for m in later)
     done = later[-2]
     assert done.edits > 0
+    # posted and edited by the lean client (issue 9), except those carrying the table's picture (multipart)
+    followups = [r for r in calls.select(kind="interaction", since=mark)
+                 if r.route in ("POST /webhooks/{webhook_id}/{webhook_token}",
+                                "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")]
+    plain = [r for r in followups if not r.content_type.startswith("multipart/")]
+    assert all(r.encoding == "identity" for r in plain), {(r.route, r.encoding) for r in plain}
+    assert plain or ping_delay == "60"  # the pings are plain followups
     if ping_delay == "0":  # the turn pings went out (and were deleted) through the same tokens
         pings = [m for m in discord_env.messages.values() if m.channel_id == table.channel.id
                  and m.author.bot and not m.embeds and "<@" in m.content]

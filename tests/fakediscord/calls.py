@@ -18,6 +18,7 @@ class CallRecord:
     at: float = 0.0  # time.monotonic() when it was answered
     agent: str = ""  # the request's User-Agent (which HTTP client of the bot sent it)
     encoding: str = ""  # its Accept-Encoding ("identity" from the bot's lean client, aiohttp asks for gzip)
+    content_type: str = ""  # its body's type ("multipart/form-data" when it carries files)
 
     @property
     def route(self) -> str:

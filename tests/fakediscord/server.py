@@ -339,7 +339,8 @@ class FakeDiscord:
             self.rejections.append((route, err))
             response = json_response(err.body(), status=err.status)
         self.calls.add(CallRecord(request.method, template, kind, response.status, time.monotonic(),
-                              request.headers.get("User-Agent", ""), request.headers.get("Accept-Encoding", "")))
+                              request.headers.get("User-Agent", ""), request.headers.get("Accept-Encoding", ""),
+                              request.content_type))
         self.notify()
         return response
 
