@@ -33,7 +33,7 @@ from baloot.tables import StorageUnavailable, TableInfo
 
 from .payloads import message_args, send_args
 from .runtime import Runtime, runtime_of
-from .wire import answer_update, defer_update
+from .wire import answer_message, answer_update, defer_update
 
 log = logging.getLogger("baloot.discord")
 T = TypeVar("T")
@@ -141,10 +141,9 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
 
 async def reply(interaction: discord.Interaction, payload: Payload, *, ephemeral: bool) -> int | None:
     """Send ``payload`` as the response (or a followup if deferred); returns the message id."""
-    args = send_args(payload)
     if not interaction.response.is_done():
-        response = await interaction.response.send_message(**args, ephemeral=ephemeral)
-        return response.message_id
+        return await answer_message(interaction, payload, ephemeral=ephemeral)
+    args = send_args(payload)
     sent = await interaction.followup.send(
         content=args["content"], embeds=args["embeds"], view=args["view"],
         allowed_mentions=args["allowed_mentions"], ephemeral=ephemeral, wait=True,

@@ -115,6 +115,13 @@ async def answer_press(session: LeanSession, interaction_id: int, token: str, bo
                         "?with_response=1")
 
 
+async def answer_with_message(session: LeanSession, interaction_id: int, token: str, body: dict[str, Any]) -> Any:
+    """The interaction's callback that posts a message (``body`` holds its ``type`` and ``data``); returns
+    Discord's answer (``with_response``: the callback and the message it made)."""
+    return await token_request(session, "POST", f"/interactions/{interaction_id}/{token}/callback", token, body,
+                               "?with_response=1", answer=True)
+
+
 async def edit_original(session: LeanSession, application_id: int, token: str, body: dict[str, Any]) -> None:
     """Replace the interaction's response with the message ``body``."""
     await token_request(session, "PATCH", f"/webhooks/{application_id}/{token}/messages/@original", token, body)

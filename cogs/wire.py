@@ -37,7 +37,7 @@ from baloot.render import Payload
 
 from . import timings, token_http
 from .lean_http import LeanSession
-from .payloads import edit_args
+from .payloads import edit_args, send_args
 from .token_http import answer_press, edit_original
 
 UPDATE_MESSAGE: Final = InteractionResponseType.message_update.value
@@ -182,6 +182,43 @@ async def answer_update(interaction: discord.Interaction, payload: Payload) -> N
                 proxy=http.proxy, proxy_auth=http.proxy_auth, params=params,
             )
     interaction.response._response_type = InteractionResponseType.message_update
+
+
+CHANNEL_MESSAGE: Final = InteractionResponseType.channel_message.value
+"""Callback type 4: the answer is a new message (a command's reply, "My hand", a refusal)."""
+EPHEMERAL: Final = discord.MessageFlags(ephemeral=True).value
+
+
+async def answer_message(interaction: discord.Interaction, payload: Payload, *, ephemeral: bool) -> int | None:
+    """Answer an interaction with a new message (callback type 4); returns the message's id, if Discord said.
+
+    The body is ``InteractionResponse.send_message``'s for the same payload; our
+    buttons are dynamic items, so there is no view to keep. With files, or without
+    the lean client, discord.py sends it.
+    """
+    lean = _lean(interaction.client, payload)
+    if lean is None:
+        response = await interaction.response.send_message(**send_args(payload), ephemeral=ephemeral)
+        return response.message_id
+    answer = await token_http.answer_with_message(lean, interaction.id, interaction.token,
+                                                  message_callback(payload, ephemeral=ephemeral))
+    interaction.response._response_type = InteractionResponseType.channel_message
+    return callback_message_id(answer)
+
+
+def message_callback(payload: Payload, *, ephemeral: bool) -> dict[str, Any]:
+    """The body of a type-4 callback posting ``payload`` (without files)."""
+    data = message_json(payload)
+    if ephemeral:
+        data["flags"] = EPHEMERAL
+    return {"type": CHANNEL_MESSAGE, "data": data}
+
+
+def callback_message_id(answer: Any) -> int | None:
+    """The id of the message a callback made, from Discord's answer (``with_response``), if it says."""
+    resource = answer.get("resource") if isinstance(answer, dict) else None
+    message = resource.get("message") if isinstance(resource, dict) else None
+    return int(message["id"]) if isinstance(message, dict) and "id" in message else None
 
 
 async def defer_update(interaction: discord.Interaction) -> None:

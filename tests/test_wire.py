@@ -14,13 +14,14 @@ from typing import Any
 import discord
 import pytest
 from discord.http import handle_message_parameters
+from discord.webhook.async_ import interaction_message_response_params
 from render_helpers import table_payload
 
 from baloot import Match, Rules, seat_view
 from baloot.render import Payload, TableInfo, render_hand
 from cogs.emojis import CARD_EMOJIS
-from cogs.payloads import message_args
-from cogs.wire import UPDATE_MESSAGE, message_json, message_params
+from cogs.payloads import message_args, send_args
+from cogs.wire import UPDATE_MESSAGE, callback_message_id, message_callback, message_json, message_params
 
 INFO = TableInfo("4242", names=("Noura", "Fahad", "Reem", "Saad"))
 
@@ -83,3 +84,27 @@ def test_a_callback_wraps_the_body_and_files_go_as_multipart() -> None:
     with message_params({**payload, "files": [("table.png", b"\x89PNG")]}) as params:
         assert params.files is not None and [f.filename for f in params.files] == ["table.png"]
         assert params.multipart is not None and params.payload is None
+
+
+@pytest.mark.parametrize("ephemeral", [False, True])
+def test_a_message_callback_is_what_send_message_sends(ephemeral: bool) -> None:
+    """A reply (callback type 4: a command's answer, "My hand", a refusal) sent by the lean client has the
+    body ``InteractionResponse.send_message`` builds for the same payload (the bot's default of no pings
+    merged in as discord.py does), less its defaults."""
+    for payload in payloads(5)[:40]:
+        flags = discord.MessageFlags(ephemeral=True) if ephemeral else discord.utils.MISSING
+        theirs = interaction_message_response_params(
+            type=4, **send_args(payload), previous_allowed_mentions=discord.AllowedMentions.none(), flags=flags
+        ).payload
+        assert theirs is not None
+        data = dict(theirs["data"])
+        data.pop("tts")
+        data["embeds"] = [{k: v for k, v in e.items() if (k, v) != ("flags", 0)} for e in data["embeds"]]
+        assert message_callback(payload, ephemeral=ephemeral) == {"type": 4, "data": data}
+
+
+def test_the_message_a_callback_made_is_read_from_discords_answer() -> None:
+    answer = {"interaction": {"id": "1", "type": 2}, "resource": {"type": 4, "message": {"id": "987", "content": ""}}}
+    assert callback_message_id(answer) == 987
+    assert callback_message_id({"interaction": {"id": "1"}}) is None
+    assert callback_message_id(None) is None and callback_message_id("") is None
