@@ -2,7 +2,8 @@
 
 A press's answer (``POST /interactions/{id}/{token}/callback``) and a private
 view's refresh (``PATCH /webhooks/{app}/{token}/messages/@original``) are
-about 3.5 requests per interaction. discord.py's webhook adapter would build a
+about 3.5 requests per interaction; a reply (the same callback, type 4) and the
+followups of the channel's table message and turn pings go the same way. discord.py's webhook adapter would build a
 ``Route``, a lock per token, two log records and a parsed copy of Discord's
 answer for each; here they are plain JSON requests on
 :class:`~.lean_http.LeanSession`, with the adapter's handling of what Discord
@@ -18,7 +19,8 @@ at the pinned version):
 - an answer saying the token's bucket is spent (``X-RateLimit-Remaining: 0``)
   holds the next request on that token until the bucket resets.
 
-The answer's body is parsed only when it is an error. Anything with files
+The answer's body is parsed only when it is an error, or when the caller needs the
+message it made (a reply's id, a followup's). Anything with files
 (a picture) still goes through the adapter (:mod:`.wire`).
 """
 
@@ -109,17 +111,12 @@ async def token_request(session: LeanSession, method: str, path: str, token: str
     raise discord.HTTPException(response, data)
 
 
-async def answer_press(session: LeanSession, interaction_id: int, token: str, body: dict[str, Any]) -> None:
-    """The interaction's callback (``body`` holds its ``type`` and ``data``)."""
-    await token_request(session, "POST", f"/interactions/{interaction_id}/{token}/callback", token, body,
-                        "?with_response=1")
-
-
-async def answer_with_message(session: LeanSession, interaction_id: int, token: str, body: dict[str, Any]) -> Any:
-    """The interaction's callback that posts a message (``body`` holds its ``type`` and ``data``); returns
-    Discord's answer (``with_response``: the callback and the message it made)."""
+async def answer_press(session: LeanSession, interaction_id: int, token: str, body: dict[str, Any], *,
+                       answer: bool = False) -> Any:
+    """The interaction's callback (``body`` holds its ``type`` and ``data``); with ``answer``, Discord's
+    answer (``with_response``: the callback and the message it made), else None."""
     return await token_request(session, "POST", f"/interactions/{interaction_id}/{token}/callback", token, body,
-                               "?with_response=1", answer=True)
+                               "?with_response=1", answer=answer)
 
 
 async def edit_original(session: LeanSession, application_id: int, token: str, body: dict[str, Any]) -> None:

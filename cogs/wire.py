@@ -200,8 +200,8 @@ async def answer_message(interaction: discord.Interaction, payload: Payload, *, 
     if lean is None:
         response = await interaction.response.send_message(**send_args(payload), ephemeral=ephemeral)
         return response.message_id
-    answer = await token_http.answer_with_message(lean, interaction.id, interaction.token,
-                                                  message_callback(payload, ephemeral=ephemeral))
+    answer = await answer_press(lean, interaction.id, interaction.token, message_callback(payload, ephemeral=ephemeral),
+                                answer=True)
     interaction.response._response_type = InteractionResponseType.channel_message
     return callback_message_id(answer)
 

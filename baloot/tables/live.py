@@ -176,8 +176,9 @@ class LiveTable:
             self._previous = parts.final
         elif self._previous is None or self._previous.hand_no != hand_no - 1:
             self._previous = self._hand_snapshot(match, hand_no - 1)
-        same_hand = parts is not None and parts.match is match and parts.hand.hand_no == hand_no
-        earlier = parts.hand.public if parts is not None and same_hand else None
+        earlier = None  # the same hand's previous public view: its completed tricks are reused
+        if parts is not None and parts.match is match and parts.hand.hand_no == hand_no:
+            earlier = parts.hand.public
         public = public_view(hand, hand.match_score, earlier)
         views: SeatViews = (
             seat_view(hand, 0, public=public),
