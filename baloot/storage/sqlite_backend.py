@@ -32,6 +32,31 @@ _TRANSIENT_MESSAGES: Final = ("database is locked", "database table is locked", 
                               "out of memory")
 
 
+_BUSY_TIMEOUT_MS: Final = 5000
+"""How long a statement waits for another connection's lock before "database is locked"."""
+
+
+async def _switch_to_wal(conn: aiosqlite.Connection) -> None:
+    """``PRAGMA journal_mode=WAL``, tried again for up to the busy timeout while it is refused as locked.
+
+    While another connection switches the same new file, SQLite refuses the switch
+    at once, without waiting in its busy handler (processes starting together: one
+    open in fifty of ``tests/test_storage_migrations.py``'s three under load).
+    """
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + _BUSY_TIMEOUT_MS / 1000
+    delay = 0.01
+    while True:
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "database is locked" not in str(exc).lower() or loop.time() + delay > give_up:
+                raise
+        await asyncio.sleep(delay)
+        delay = min(2 * delay, 0.25)
+
+
 def storage_error(exc: sqlite3.Error) -> StorageError:
     """The storage layer's error for an SQLite error: transient faults are :class:`StorageUnavailable`."""
     code = getattr(exc, "sqlite_errorname", None) or ""
@@ -123,8 +148,8 @@ class SqliteDatabase(Database):
                 conn.row_factory = sqlite3.Row
                 # the busy timeout first: switching a new file to WAL takes a lock that processes
                 # starting together contend for ("database is locked" without a wait)
-                await conn.execute("PRAGMA busy_timeout=5000")
-                await conn.execute("PRAGMA journal_mode=WAL")
+                await conn.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
+                await _switch_to_wal(conn)
                 await conn.execute(f"PRAGMA synchronous={synchronous}")
                 await conn.execute("PRAGMA foreign_keys=ON")
             if migrate_schema:
