@@ -16,9 +16,11 @@ from .cards import SUITS
 from .hand import Hand, Phase
 from .match import Match
 from .projects import ProjectType
+from .records import quick_init
 from .scoring import GAHWA, counting_team
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ProjectScore:
     """One project that scored (R6.2: the winning team's), as R10's ``projects`` entry."""
@@ -31,6 +33,7 @@ class ProjectScore:
         return {"seat": self.seat, "type": self.type.value, "value": self.value}
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandSummary:
     """One hand of R10's replay output (R11.6 for thrown-in and unfinished hands).
@@ -127,6 +130,7 @@ def summarize_hand(hand: Hand) -> HandSummary:
     )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MatchSummary:
     """A match so far (R8): each hand's summary, the score, the winner and the target."""

@@ -19,12 +19,14 @@ from .cards import ALL_CARDS, NO_TRUMP, Card
 from .errors import NotationError
 from .hand import Hand, Phase
 from .projects import Project, ProjectType
+from .records import quick_init
 from .rules import Rules
 
 Seat: TypeAlias = int
 """A seat number 0..3 (R1: team = seat % 2)."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TrickView:
     """A trick: the cards in play order as (seat, card), and its winner once complete."""
@@ -34,6 +36,7 @@ class TrickView:
     winner: int | None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PublicView:
     """Everything a spectator at the table may know about the current hand and match.
@@ -81,6 +84,7 @@ class PublicView:
         return _played(self.tricks, self.current_trick)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """Everything ``seat`` may know: the :class:`PublicView`, its own cards and its own projects.

@@ -33,6 +33,7 @@ from discord.enums import InteractionResponseType
 from discord.http import MultipartParameters, handle_message_parameters
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
+from baloot.records import quick_init
 from baloot.render import Payload
 
 from . import timings, token_http
@@ -147,6 +148,7 @@ def _session(client: discord.Client) -> Any:
     return _installed(client) or _aiohttp_session(client)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ResponseToken:
     """What editing an interaction's response needs (its token is valid for 15 minutes)."""

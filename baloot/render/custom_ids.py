@@ -38,6 +38,7 @@ from typing import Final
 from ..actions import Action, ActionType
 from ..cards import SUITS, Card
 from ..errors import NotationError
+from ..records import quick_init
 
 PREFIX: Final = "bl"
 TABLE_ID_PATTERN: Final = r"[0-9A-Za-z_-]{1,32}"
@@ -83,6 +84,7 @@ class CustomIdError(NotationError):
     """A custom_id that is not one of ours, or is malformed."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ActionId:
     """A decoded action button: which table, whose hand, which version, which action."""
@@ -201,6 +203,7 @@ def decode_table_id(custom_id: str) -> tuple[str, str]:
     return match["table"], match["kind"]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class LobbyId:
     """A lobby button: ``op`` with its seat (0–3), team (0–1) or bot level."""

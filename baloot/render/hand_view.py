@@ -20,6 +20,7 @@ from ..i18n import resolve_locale, t
 from ..i18n.direction import orient_payload
 from ..i18n.plural import count
 from ..projects import Project, best_projects
+from ..records import quick_init
 from ..view import PublicView, SeatView
 from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, balanced_rows, button, rows
 from .custom_ids import CustomIdError, action_code, action_id_prefix, play_code
@@ -130,6 +131,7 @@ def _status(info: TableInfo, view: SeatView, locale: str) -> str:
     return t("hand.waiting_for", locale, name=seat_name(info, view.to_move, locale))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SharedFields:
     """The embed fields every seat's view of one hand state shows alike, in one locale (issue 9).

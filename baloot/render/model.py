@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from ..actions import Action
+from ..records import quick_init
 
 Payload: TypeAlias = dict[str, Any]
 """A message body: ``content``, ``embeds`` (list of embed dicts), ``components``
@@ -21,6 +22,7 @@ NAME_LIMIT = 32
 """Display names are cut to this many characters (Discord's nickname limit)."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Notice:
     """A short localized line about the latest event (the table service's words, as a key).
@@ -35,6 +37,7 @@ class Notice:
     params: tuple[tuple[str, str | int], ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TableInfo:
     """A table as the renderer sees it.

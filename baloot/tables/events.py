@@ -17,6 +17,7 @@ from enum import StrEnum
 from ..actions import Action
 from ..cards import Card
 from ..hand import Phase
+from ..records import quick_init
 from ..summary import HandSummary, MatchSummary
 from .info import TableInfo, Version
 from .snapshot import TableSnapshot
@@ -32,6 +33,7 @@ class EndReason(StrEnum):
     EMPTY = "empty"  # every human left
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableEvent:
     table_id: int
@@ -39,16 +41,19 @@ class TableEvent:
     snapshot: TableSnapshot | None = field(default=None, compare=False, repr=False)  # set when announced
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableCreated(TableEvent):
     table: TableInfo
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatsChanged(TableEvent):
     table: TableInfo
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableSettingsChanged(TableEvent):
     """The table's language changed."""
@@ -56,6 +61,7 @@ class TableSettingsChanged(TableEvent):
     table: TableInfo
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandStarted(TableEvent):
     """A new hand is dealt (R2): dealer and up card are public."""
@@ -67,6 +73,7 @@ class HandStarted(TableEvent):
     match_score: tuple[int, int]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ActionApplied(TableEvent):
     """An accepted action, committed. ``auto``: played for the seat (timeout, away, left)."""
@@ -83,6 +90,7 @@ class ActionApplied(TableEvent):
     to_move: int | None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TrickCompleted(TableEvent):
     """R5: the fourth card of a trick was played."""
@@ -95,6 +103,7 @@ class TrickCompleted(TableEvent):
     card_points: tuple[int, int]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandFinished(TableEvent):
     """A hand is over (played out, thrown in or annulled). ``summary`` is R10's replay hand."""
@@ -105,6 +114,7 @@ class HandFinished(TableEvent):
     match_score: tuple[int, int]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchFinished(TableEvent):
     """R8: a team won; the result row is already stored. ``replay`` is R10's replay output."""
@@ -114,6 +124,7 @@ class MatchFinished(TableEvent):
     replay: MatchSummary
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnStarted(TableEvent):
     """A seat is to act; ``deadline`` is Unix time. ``played_for``: a bot or the service will act."""
@@ -125,6 +136,7 @@ class TurnStarted(TableEvent):
     played_for: bool
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnReminder(TableEvent):
     seat: int
@@ -133,6 +145,7 @@ class TurnReminder(TableEvent):
     version: Version
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnTimedOut(TableEvent):
     """The turn time ran out; ``action`` was played for the seat (an ActionApplied follows)."""
@@ -143,18 +156,21 @@ class TurnTimedOut(TableEvent):
     timeouts: int  # in a row
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerAway(TableEvent):
     seat: int
     user_id: int | None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerBack(TableEvent):
     seat: int
     user_id: int | None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EndVoteCast(TableEvent):
     user_id: int
@@ -162,6 +178,7 @@ class EndVoteCast(TableEvent):
     needed: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableEnded(TableEvent):
     reason: EndReason
@@ -169,6 +186,7 @@ class TableEnded(TableEvent):
     match_score: tuple[int, int]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableResumed(TableEvent):
     """The table was rebuilt from storage after a restart; its timers run again."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..records import quick_init
 from ..rules import Rules
 from ..storage.rows import TableStatus
 from ..view import SeatView
@@ -13,6 +14,7 @@ Version = tuple[int, int]
 """(hand number, number of actions in that hand): what a button was drawn for."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     """Who sits at a seat (R1: team = seat % 2) and how they are doing."""
@@ -41,6 +43,7 @@ class SeatInfo:
         return self.is_bot or self.away or self.vacated
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TableInfo:
     """A table as the service knows it now."""
@@ -75,6 +78,7 @@ class TableInfo:
         return tuple(s for s in self.seats if s is not None and s.human)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerHand:
     """A seated player's private view with what a button needs in its ``custom_id``."""
@@ -87,6 +91,7 @@ class PlayerHand:
     deadline: float | None  # Unix time when this seat's turn times out, if it is their turn
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ActResult:
     """What an accepted action did, for the reply to the press that made it."""
@@ -99,6 +104,7 @@ class ActResult:
     hand: PlayerHand | None  # the actor's fresh view (None once the match is over)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class EndResult:
     """The outcome of an ``end`` request: ended now, or a vote recorded."""

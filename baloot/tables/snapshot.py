@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..records import quick_init
 from ..summary import MatchSummary
 from ..view import PublicView, SeatView
 from .info import TableInfo, Version
@@ -23,6 +24,7 @@ from .info import TableInfo, Version
 SeatViews = tuple[SeatView | None, SeatView | None, SeatView | None, SeatView | None]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandSnapshot:
     """One hand as everyone may see it: its number, version and public view."""
@@ -32,6 +34,7 @@ class HandSnapshot:
     public: PublicView
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TableSnapshot:
     """A table as published after its latest committed change."""
