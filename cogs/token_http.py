@@ -114,9 +114,12 @@ async def token_request(session: LeanSession, method: str, path: str, token: str
 async def answer_press(session: LeanSession, interaction_id: int, token: str, body: dict[str, Any], *,
                        answer: bool = False) -> Any:
     """The interaction's callback (``body`` holds its ``type`` and ``data``); with ``answer``, Discord's
-    answer (``with_response``: the callback and the message it made), else None."""
+    answer (``with_response``: the callback and the message it made), else None.
+
+    Without ``answer`` the callback does not ask for the response (discord.py always does): Discord
+    then answers 204 with no body instead of the whole updated message, unread."""
     return await token_request(session, "POST", f"/interactions/{interaction_id}/{token}/callback", token, body,
-                               "?with_response=1", answer=answer)
+                               "?with_response=1" if answer else "", answer=answer)
 
 
 async def edit_original(session: LeanSession, application_id: int, token: str, body: dict[str, Any]) -> None:

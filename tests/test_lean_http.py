@@ -390,10 +390,14 @@ async def test_token_requests_are_sent_as_the_adapter_sends_them(
         lean = await lean_for(server, fallback)
         await token_http.answer_press(lean, 55, "tok-a", {"type": 7, "data": {"content": "é"}})
         await token_http.edit_original(lean, 66, "tok-b", {"content": "x", "embeds": []})
+        assert await token_http.answer_press(lean, 56, "tok-c", {"type": 4, "data": {}}, answer=True) == {
+            "id": "1", "big": "x" * 3000}
         await lean.close()
     assert server.connections == 1
-    callback, edit = (req.split(b"\r\n\r\n", 1) for req in server.requests)
-    assert callback[0].startswith(b"POST /api/v10/interactions/55/tok-a/callback?with_response=1 HTTP/1.1\r\n")
+    callback, edit, reply = (req.split(b"\r\n\r\n", 1) for req in server.requests)
+    # The answer is asked for (discord.py's with_response) only when it is read: a reply's message id.
+    assert callback[0].startswith(b"POST /api/v10/interactions/55/tok-a/callback HTTP/1.1\r\n")
+    assert reply[0].startswith(b"POST /api/v10/interactions/56/tok-c/callback?with_response=1 HTTP/1.1\r\n")
     assert json.loads(callback[1]) == {"type": 7, "data": {"content": "é"}}
     assert b"Content-Type: application/json" in callback[0]
     assert edit[0].startswith(b"PATCH /api/v10/webhooks/66/tok-b/messages/@original HTTP/1.1\r\n")
