@@ -10,6 +10,7 @@ The "My hand" button on the table message answers with a fresh ephemeral view.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import Any, Final
@@ -332,23 +333,55 @@ _PRESSED_MESSAGE_KEYS: Final = ("id", "channel_id", "guild_id", "author", "conte
 its mentions, reactions and ``interaction_metadata`` with a user object, each parsed into objects nothing reads)."""
 
 
+def pressed_interaction(state: Any, data: Any, message: Any) -> discord.Interaction:
+    """The ``discord.Interaction`` of a press on an action button, without the objects nothing reads.
+
+    discord.py would build the pressed message into a ``Message`` (its author,
+    timestamps, flags and some twenty more fields) and, in a DM, the channel
+    into a ``DMChannel`` with its recipients. A press reads only the message's
+    id and channel (:mod:`.private`, :mod:`.forward`), so they are given as a
+    ``PartialMessage`` on the channel (a ``PartialMessageable`` in a DM; a server
+    channel is resolved by discord.py as before).
+    """
+    channel = data.get("channel") or {}
+    dm = channel.get("type") == discord.ChannelType.private.value and "id" in channel
+    interaction: discord.Interaction = discord.Interaction(
+        data={key: value for key, value in data.items()  # type: ignore[arg-type]
+              if key != "message" and not (dm and key == "channel")},
+        state=state)
+    client = state._get_client()
+    if dm:
+        interaction.channel = client.get_partial_messageable(int(channel["id"]), type=discord.ChannelType.private)
+    try:
+        pressed = discord.PartialMessage(channel=interaction.channel, id=int(message["id"]))  # type: ignore[arg-type]
+    except (TypeError, AttributeError):  # no channel, or one a message cannot be in: the id it was sent in
+        where = client.get_partial_messageable(int(message.get("channel_id") or channel.get("id") or 0),
+                                               guild_id=interaction.guild_id)
+        pressed = discord.PartialMessage(channel=where, id=int(message["id"]))
+    interaction.message = pressed  # type: ignore[assignment]
+    return interaction
+
+
 def dispatch_presses_directly(client: discord.Client) -> None:
     """Run a press on one of our buttons without rebuilding its message as a discord.py ``View`` (issue 9).
 
-    For every press on a ``DynamicItem``, discord.py 2.x first turns the whole
-    message's components into a ``View`` of ``Button``s (``View.from_message``,
-    about 15 of them on a private view) only to find the pressed one, which
-    our items never read: they are rebuilt from the ``custom_id`` alone. This
-    replaces that step for :data:`DYNAMIC_ITEMS`, on this client's view store
-    (``discord.ui.view.ViewStore.schedule_dynamic_item_call``, discord.py's
-    internal API at the version pinned in ``requirements.txt``): the item is made
-    from the id's match and its callback run, with the same logging of a
-    failure. Other dynamic items keep discord.py's path. Checked end to end by
-    every ``tests/test_bot_*`` press and by ``tests/test_buttons_dispatch.py``.
+    A press on an action button (the hot path, nearly every interaction) is
+    taken from the gateway's ``INTERACTION_CREATE`` before discord.py's view
+    store: its ``Interaction`` is built by :func:`pressed_interaction` and its
+    answer (:func:`press_id` inside :func:`answered`, exactly what the item's
+    callback would run) is a task of its own, as discord.py would make it,
+    with the same logging of a failure. The ``interaction`` event is still
+    dispatched. No ``DynamicItem``, ``Button`` or ``View`` is built for it.
 
-    For the same reason the pressed message is handed to discord.py without
-    its embeds and buttons (``ConnectionState.parsers``), so that the
-    ``Interaction``'s ``Message`` is not built from them.
+    Our other buttons (lobby, "My hand", a result's details) go through the
+    view store, minus one step (``ViewStore.schedule_dynamic_item_call``,
+    discord.py's internal API at the version pinned in ``requirements.txt``):
+    discord.py first turns the whole message's components into a ``View`` of
+    ``Button``s (``View.from_message``) only to find the pressed one, which our
+    items never read: they are rebuilt from the ``custom_id`` alone. For the
+    same reason the pressed message is handed to discord.py without its embeds
+    and buttons. Other dynamic items keep discord.py's path. Checked end to end
+    by every ``tests/test_bot_*`` press and by ``tests/test_buttons_dispatch.py``.
     """
     store = client._connection._view_store
     original = store.schedule_dynamic_item_call
@@ -357,12 +390,6 @@ def dispatch_presses_directly(client: discord.Client) -> None:
                        interaction: discord.Interaction, custom_id: str, match: re.Match[str]) -> None:
         if factory not in DYNAMIC_ITEMS or interaction.message is None:
             await original(component_type, factory, interaction, custom_id, match)
-            return
-        if factory is ActionButton:  # the hot path: no item at all (its callback is exactly this)
-            try:
-                await answered(interaction, press_id(interaction, custom_id))
-            except Exception:
-                log.exception("Ignoring exception in dynamic item callback for %r", factory)
             return
         try:
             pressed = discord.ui.Button[Any](custom_id=custom_id)  # what the item is made from (unused by ours)
@@ -377,17 +404,31 @@ def dispatch_presses_directly(client: discord.Client) -> None:
 
     store.schedule_dynamic_item_call = schedule  # type: ignore[method-assign]
 
-    # The pressed message comes with the press; discord.py parses its embeds and every button into a
-    # ``Message`` that our presses read only the id and channel of (as a forwarded press has it, .forward).
     state = client._connection
     parse = state.parsers["INTERACTION_CREATE"]
     ours = f"{PREFIX}:"
+    action = re.compile(ACTION_ID_TEMPLATE)  # ActionButton's template, matched as discord.py matches it (whole)
+    running: set[asyncio.Task[None]] = set()
+
+    async def run(interaction: discord.Interaction, custom_id: str) -> None:
+        try:
+            await answered(interaction, press_id(interaction, custom_id))
+        except Exception:
+            log.exception("Ignoring exception in dynamic item callback for %r", ActionButton)
 
     def parse_interaction_create(data: Any) -> None:
-        message = data.get("message") if data.get("type") == 3 else None
-        if message and str(data.get("data", {}).get("custom_id", "")).startswith(ours):
+        message: Any = data.get("message") if data.get("type") == 3 else None
+        custom_id = str(data.get("data", {}).get("custom_id", "")) if message else ""
+        if not custom_id.startswith(ours):
+            parse(data)
+        elif action.fullmatch(custom_id) is not None:
+            interaction = pressed_interaction(state, data, message)
+            task = asyncio.create_task(run(interaction, custom_id), name="baloot-press")
+            running.add(task)
+            task.add_done_callback(running.discard)
+            state.dispatch("interaction", interaction)
+        else:  # the pressed message's plain fields: discord.py parses them into a ``Message`` nothing else reads
             kept = {key: message[key] for key in _PRESSED_MESSAGE_KEYS if key in message}
-            data = {**data, "message": {**kept, "embeds": [], "components": [], "attachments": []}}
-        parse(data)
+            parse({**data, "message": {**kept, "embeds": [], "components": [], "attachments": []}})
 
     state.parsers["INTERACTION_CREATE"] = parse_interaction_create

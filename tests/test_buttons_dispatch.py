@@ -1,13 +1,17 @@
 """A press on our buttons runs without discord.py rebuilding the message as a View (issue 9, bot CPU per press).
 
-``cogs.buttons.dispatch_presses_directly`` replaces one step of discord.py's
-view store for our dynamic items; these check what it keeps: the item is made
-from the id, its callback runs, a failure is logged and swallowed as discord.py
-does, and any other dynamic item still goes through discord.py's own path.
+``cogs.buttons.dispatch_presses_directly`` takes an action press from the
+gateway before discord.py's view store, and replaces one step of the view store
+for our other dynamic items; these check what it keeps: the press is answered
+from its id with the interaction discord.py would give (its user, locale,
+channel and the pressed message's id), a failure is logged and swallowed as
+discord.py does, and any other dynamic item still goes through discord.py's
+own path.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from types import SimpleNamespace
 from typing import Any
@@ -67,38 +71,96 @@ async def test_our_press_is_made_from_its_id_without_rebuilding_the_message(
     assert pressed == [("42", "mine")]
 
 
-async def test_a_failing_callback_is_logged_not_raised(
+def press_payload(custom_id: str, *, guild: bool) -> dict[str, Any]:
+    """An ``INTERACTION_CREATE`` of a button press as Discord sends it, in a DM or a server channel."""
+    user = {"id": "5", "username": "carol", "discriminator": "0", "global_name": "Carol", "avatar": None}
+    payload: dict[str, Any] = {
+        "id": "900", "application_id": "77", "type": 3, "token": "tok", "version": 1, "locale": "ar",
+        "attachment_size_limit": 10 * 1024 * 1024, "entitlements": [], "app_permissions": "0",
+        "data": {"custom_id": custom_id, "component_type": 2},
+        "message": {"id": "321", "channel_id": "44", "type": 0, "content": "", "flags": 0, "tts": False,
+                    "timestamp": "2026-11-26T10:00:00+00:00", "edited_timestamp": None, "pinned": False,
+                    "mention_everyone": False, "author": {**user, "id": "77", "bot": True}, "mentions": [],
+                    "embeds": [{"title": "x"}], "components": [{"type": 1, "components": []}],
+                    "attachments": []},
+    }
+    if guild:
+        payload.update(guild_id="66", channel_id="44", guild={"id": "66", "locale": "en-US", "features": []},
+                       channel={"id": "44", "type": 0, "guild_id": "66", "name": "baloot", "position": 0,
+                                "permission_overwrites": [], "nsfw": False, "parent_id": None},
+                       member={"user": user, "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
+                               "deaf": False, "mute": False, "flags": 0, "permissions": "0"}, context=0)
+    else:
+        payload.update(channel_id="44", channel={"id": "44", "type": 1, "recipients": [user]}, user=user, context=1)
+    return payload
+
+
+@pytest.mark.parametrize("guild", [False, True], ids=["dm", "server channel"])
+async def test_an_action_press_is_answered_from_the_gateway_without_an_item_or_a_view(
+        guild: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    pressed: list[tuple[discord.Interaction, str]] = []
+
+    async def press_id(interaction: discord.Interaction, custom_id: str) -> None:
+        pressed.append((interaction, custom_id))
+
+    def nothing_built(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an item, a view or a full Message was built for an action press")
+
+    monkeypatch.setattr(buttons, "press_id", press_id)
+    monkeypatch.setattr(ActionButton, "from_custom_id", nothing_built)
+    monkeypatch.setattr(discord.ui.View, "from_message", nothing_built)
+    monkeypatch.setattr(discord.Message, "__init__", nothing_built)
+    client = discord.Client(intents=discord.Intents.none())
+    client._connection.user = discord.ClientUser(state=client._connection, data={  # logged in
+        "id": "77", "username": "baloot", "discriminator": "0", "global_name": None, "avatar": None, "bot": True})
+    client.add_dynamic_items(*DYNAMIC_ITEMS)
+    dispatch_presses_directly(client)
+    events: list[object] = []
+    monkeypatch.setattr(client._connection, "dispatch", lambda event, *args: events.append((event, *args)))
+    real_id = encode_action_id("7", 1, (0, 3), Action(1, ActionType.PASS))
+    client._connection.parsers["INTERACTION_CREATE"](press_payload(real_id, guild=guild))
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    [(interaction, custom_id)] = pressed
+    assert custom_id == real_id
+    assert (interaction.id, interaction.token, interaction.application_id) == (900, "tok", 77)
+    assert (interaction.user.id, interaction.user.display_name, str(interaction.locale)) == (5, "Carol", "ar")
+    assert interaction.channel_id == 44 and interaction.guild_id == (66 if guild else None)
+    assert interaction.message is not None
+    assert (interaction.message.id, interaction.message.channel.id) == (321, 44)
+    assert interaction.data == {"custom_id": real_id, "component_type": 2}
+    assert not interaction.response.is_done()
+    assert events == [("interaction", interaction)]
+
+
+async def test_a_failing_action_press_is_logged_not_raised(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    async def boom(interaction: object, work: Any) -> None:
+        work.close()
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(buttons, "answered", boom)
+    client = discord.Client(intents=discord.Intents.none())
+    dispatch_presses_directly(client)
+    real_id = encode_action_id("7", 1, (0, 3), Action(1, ActionType.PASS))
+    client._connection.parsers["INTERACTION_CREATE"](press_payload(real_id, guild=False))
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert any("dynamic item callback" in r.getMessage() and r.exc_info for r in caplog.records)
+
+
+async def test_a_failing_item_callback_is_logged_not_raised(
         store: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     async def boom(interaction: object, work: Any) -> None:
         work.close()
         raise RuntimeError("boom")
 
     monkeypatch.setattr(buttons, "answered", boom)
-    real_id = encode_action_id("7", 1, (0, 3), Action(1, ActionType.PASS))
-    match = pattern_of(store, ActionButton).fullmatch(real_id)
+    custom_id = encode_table_id("42", "mine")
+    match = pattern_of(store, TableButton).fullmatch(custom_id)
     assert match is not None
-    await store.schedule_dynamic_item_call(2, ActionButton, SimpleNamespace(message=object()), real_id, match)
+    await store.schedule_dynamic_item_call(2, TableButton, SimpleNamespace(message=object()), custom_id, match)
     assert any("dynamic item callback" in r.getMessage() and r.exc_info for r in caplog.records)
-
-
-async def test_an_action_press_is_answered_without_building_an_item(
-        store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    pressed: list[tuple[object, str]] = []
-
-    async def press_id(interaction: object, custom_id: str) -> None:
-        pressed.append((interaction, custom_id))
-
-    async def no_item(*args: object) -> None:
-        raise AssertionError("no item is built for an action press")
-
-    monkeypatch.setattr(buttons, "press_id", press_id)
-    monkeypatch.setattr(ActionButton, "from_custom_id", no_item)
-    real_id = encode_action_id("7", 1, (0, 3), Action(1, ActionType.PASS))
-    match = pattern_of(store, ActionButton).fullmatch(real_id)
-    assert match is not None
-    interaction = SimpleNamespace(message=object(), client=object())
-    await store.schedule_dynamic_item_call(2, ActionButton, interaction, real_id, match)
-    assert pressed == [(interaction, real_id)]
 
 
 async def test_other_dynamic_items_keep_discords_path(store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -124,8 +186,7 @@ def test_the_pressed_message_reaches_discord_py_without_its_embeds_and_buttons()
     dispatch_presses_directly(client)
     message = {"id": "1", "embeds": [{"title": "x"}], "components": [{"type": 1}], "attachments": [], "flags": 0,
                "mentions": [{"id": "5"}], "interaction_metadata": {"id": "2", "type": 3, "user": {"id": "5"}}}
-    ours = {"type": 3, "data": {"custom_id": encode_action_id("7", 1, (0, 3), Action(1, ActionType.PASS)),
-                                "component_type": 2}, "message": message}
+    ours = {"type": 3, "data": {"custom_id": encode_table_id("7", "mine"), "component_type": 2}, "message": message}
     other = {"type": 3, "data": {"custom_id": "other:5", "component_type": 2}, "message": message}
     command = {"type": 2, "data": {"name": "baloot"}}
     parse = client._connection.parsers["INTERACTION_CREATE"]

@@ -35,7 +35,7 @@ DECORATED = _decorated_classes()
 
 
 def _built(cls: type, init: Any, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-    record = object.__new__(cls)
+    record: Any = object.__new__(cls)
     init(record, *args, **kwargs)
     return tuple(getattr(record, f.name, _UNSET) for f in dataclasses.fields(record))
 
@@ -104,7 +104,7 @@ def test_defaults_factories_keywords_and_post_init() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         first.a = 2  # type: ignore[misc]
     with pytest.raises(TypeError):
-        Record(1, (2,))  # type: ignore[misc]  # d is keyword-only
+        Record(1, (2,))  # type: ignore[call-arg, arg-type]  # d is keyword-only
     with pytest.raises(TypeError):
         Record(1)  # type: ignore[call-arg]  # d is required
     assert _same_signature(Record)[0] == _same_signature(Record)[1]
