@@ -67,9 +67,16 @@ class TurnPings:
         self.delay = delay
         self.tables: dict[int, Ping] = {}
 
+    def _ping(self, table_id: int) -> Ping:
+        """The table's :class:`Ping`, made on first use (not built only to be thrown away, as ``setdefault`` would)."""
+        ping = self.tables.get(table_id)
+        if ping is None:
+            ping = self.tables[table_id] = Ping()
+        return ping
+
     def turn(self, state: TableState, seat: int) -> None:
         """``seat``'s turn started (not played for them): ping them unless they act within the delay."""
-        ping = self.tables.setdefault(state.table_id, Ping())
+        ping = self._ping(state.table_id)
         if ping.timer is not None:
             ping.timer.cancel()
             ping.timer = None
@@ -98,7 +105,7 @@ class TurnPings:
         return state.closed or state.version != version or state.snapshot.to_move != seat
 
     async def _later(self, state: TableState, seat: int, user_id: int, version: object) -> None:
-        ping = self.tables.setdefault(state.table_id, Ping())
+        ping = self._ping(state.table_id)
         async with ping.lock:  # one ping of a table on its way at a time, so they supersede in order
             if self._moved_on(state, seat, version):
                 return
