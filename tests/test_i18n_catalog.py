@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from pathlib import Path
 
@@ -50,6 +51,14 @@ def test_same_placeholders_and_no_stray_braces(key: str) -> None:
 )
 def test_resolve_locale(raw: object, expected: str) -> None:
     assert resolve_locale(raw) == expected
+    assert resolve_locale(raw) == expected  # again, as remembered
+
+
+def test_resolving_remembers_a_bounded_number_of_locales() -> None:
+    for n in range(1000):
+        assert resolve_locale(f"ar-{n}") == "ar" and resolve_locale(f"xx-{n}") == "en"
+    module = importlib.import_module("baloot.i18n.catalog")  # the package's ``catalog`` is the function
+    assert len(module._RESOLVED) <= module._RESOLVED_LIMIT
 
 
 def test_lookup_fills_parameters_and_fails_loudly() -> None:

@@ -25,10 +25,20 @@ def resolve_locale(locale: object) -> str:
     """
     if locale.__class__ is str and locale in _CATALOGS:  # already resolved: the common case
         return locale
-    value = getattr(locale, "value", locale)
-    if isinstance(value, str) and value.strip().lower().replace("_", "-").split("-")[0] == "ar":
-        return "ar"
-    return DEFAULT_LOCALE
+    value = getattr(locale, "value", locale)  # Discord's Locale (or discord.py's proxy of one it lacks, as "ar")
+    if not isinstance(value, str):
+        return DEFAULT_LOCALE
+    resolved = _RESOLVED.get(value)
+    if resolved is None:
+        resolved = "ar" if value.strip().lower().replace("_", "-").split("-")[0] == "ar" else DEFAULT_LOCALE
+        if len(_RESOLVED) < _RESOLVED_LIMIT:
+            _RESOLVED[value] = resolved
+    return resolved
+
+
+_RESOLVED_LIMIT: Final = 256
+_RESOLVED: dict[str, str] = {}
+"""Locales resolved before (Discord's few dozen, as ``Locale`` members or strings), up to a bound."""
 
 
 def catalog(locale: str) -> Mapping[str, str]:
