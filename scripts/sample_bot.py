@@ -7,7 +7,12 @@ every millisecond of the process's CPU time, handled in the event loop's thread
 between two bytecodes, records that thread's Python stack, weighted by the CPU
 time the thread used since the previous sample (``time.thread_time``), so the
 database thread's CPU is not charged to it. Time in a C call (a socket write, the
-JSON encoder) is charged to the Python function that made it.
+JSON encoder) is charged to the Python function that made it. So is the event
+loop's own C work before a callback: the first lines a task runs after a wait (a
+dict lookup, a property) can look costly when they are not; time those alone
+(``timeit``) before changing them. Other threads (the database's, pictures drawn
+with ``asyncio.to_thread``) are not sampled: compare their CPU in
+``/proc/PID/task/*/stat``.
 
 Written to ``$BALOOT_PROFILE_OUT`` when the bot exits, as collapsed stacks
 (``frame;frame;frame microseconds`` per line, the format of ``flamegraph.pl``
@@ -95,6 +100,9 @@ def summary(path: str, top: int) -> None:
 
 
 def main() -> None:
+    if sys.argv[1:2] in (["-h"], ["--help"]):  # not a bot run: it would write its stacks for nothing
+        print(__doc__)
+        return
     if sys.argv[1:2] == ["--summary"]:
         summary(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 60)
         return
