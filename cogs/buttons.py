@@ -329,8 +329,10 @@ DYNAMIC_ITEMS = (ActionButton, TableButton, LobbyButton, ResultButton)
 
 _PRESSED_MESSAGE_KEYS: Final = ("id", "channel_id", "guild_id", "author", "content", "timestamp", "edited_timestamp",
                                  "type", "flags", "webhook_id", "application_id", "tts", "pinned", "mention_everyone")
-"""What discord.py is given of the message an action button was pressed on: its plain fields (Discord also sends
-its mentions, reactions and ``interaction_metadata`` with a user object, each parsed into objects nothing reads)."""
+"""What discord.py is given of the message one of our other buttons (lobby, "My hand", a result's details) was
+pressed on: its plain fields (Discord also sends its mentions, reactions and ``interaction_metadata`` with a user
+object, each parsed into objects nothing reads). An action press gets no ``Message`` at all
+(:func:`pressed_interaction`)."""
 
 
 def pressed_interaction(state: Any, data: Any, message: Any) -> discord.Interaction:
