@@ -8,7 +8,16 @@ hand's public view is drawn as the channel sees it and from a random seat.
 - ``first``: every cache but the palette emptied before each picture (a bot just started);
 - ``cached``: the same state again (a re-render of an unchanged table).
 
+``--tables N`` measures what the bot pays instead: N tables (four names each)
+played side by side, one action at a time round the tables, the channel's
+picture drawn after every action, as the channel board does at each edit
+(every action is a new picture; a bot edits at most once a second per channel,
+so this is the worst case). It prints the time per picture and how full the
+tile caches are (a miss is a tile drawn anew: many misses mean they are too
+small for N tables).
+
     .venv/bin/python scripts/bench_pictures.py [--states 300] [--seed 1]
+    .venv/bin/python scripts/bench_pictures.py --tables 100 [--pictures 3000]
 """
 
 from __future__ import annotations
@@ -26,10 +35,12 @@ from baloot.match import Match
 from baloot.render.card_art import has_raqm
 from baloot.render.model import TableInfo
 from baloot.render.picture import (
+    CACHE_SIZE,
     PictureState,
     clear_cache,
     draw_picture,
     picture_state,
+    tile_caches,
 )
 from baloot.view import public_view
 
@@ -68,11 +79,44 @@ def timed(state: PictureState) -> tuple[float, int]:
     return (time.perf_counter() - start) * 1000, len(png)
 
 
+def side_by_side(tables: int, pictures: int, seed: int) -> int:
+    """``--tables``: the channel pictures of ``tables`` tables played in turn (see the module)."""
+    rng = random.Random(seed)
+    infos = [TableInfo(f"t{i}", tuple(f"{rng.choice(('Ali', 'Omar', 'سارة', 'فهد', 'Lee'))}{rng.randrange(10**4)}"
+                                       for _ in range(4)), language=rng.choice(("en", "ar")))
+             for i in range(tables)]
+    matches = [Match(None, rng.randrange(4)) for _ in range(tables)]
+    hands = [m.deal(rng) for m in matches]
+    draw_picture(picture_state(infos[0], public_view(hands[0], hands[0].match_score)))
+    times: list[float] = []
+    while len(times) < pictures:
+        for i in range(tables):
+            hand = hands[i]
+            if hand.finished:
+                if matches[i].finished:
+                    matches[i] = Match(None, rng.randrange(4))
+                hand = hands[i] = matches[i].deal(rng)
+            else:
+                matches[i].apply(rng.choice(hand.legal_actions()))
+            times.append(timed(picture_state(infos[i], public_view(hand, hand.match_score)))[0])
+    times = times[tables * 8:]  # the first rounds fill the caches
+    print(f"{tables} tables side by side, {len(times)} pictures after the first rounds: "
+          f"p50 {pct(times, 0.5):.3f} ms  p99 {pct(times, 0.99):.3f} ms  mean {statistics.mean(times):.3f} ms")
+    for name, info in tile_caches().items():
+        rate = info.hits / max(1, info.hits + info.misses)
+        print(f"  {name:14s} {info.currsize:4d} of {info.maxsize}, hit rate {rate:.2f}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--states", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tables", type=int, default=0, help="the channel pictures of N tables played side by side")
+    parser.add_argument("--pictures", type=int, default=3000, help="with --tables: how many pictures to draw")
     args = parser.parse_args()
+    if args.tables:
+        return side_by_side(args.tables, args.pictures, args.seed)
     sample = states(args.states, args.seed)
     start = time.perf_counter()
     draw_picture(sample[0])  # fonts loaded, the fixed palette adapted: once per process
@@ -88,7 +132,7 @@ def main() -> int:
         ms, size = timed(state)
         cold.append(ms)
         sizes.append(size)
-    cached = [timed(state)[0] for state in sample[-200:]]
+    cached = [timed(state)[0] for state in sample[-CACHE_SIZE:]]  # the latest pictures, drawn again
     print(f"{len(sample)} states, {WIDTH_X_HEIGHT}, raqm={'yes' if has_raqm() else 'no'}, "
           f"first picture of the process (fonts, palette) {once:.0f} ms")
     for name, values in (("first (all caches empty)", first), ("cold (new state)", cold), ("cached", cached)):

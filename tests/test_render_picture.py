@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from baloot import Hand, Match, Rules
 from baloot.hand import Phase
@@ -259,3 +259,76 @@ def test_card_emoji_images_are_128_square_pngs() -> None:
         sizes.add(image.size)
         assert len(png) < 256 * 1024  # Discord's emoji limit
     assert sizes == {(128, 128)}
+
+
+# -- issue 9: a picture put together from tiles ----------------------------------------------------
+
+def _reference(state: picture.PictureState) -> bytes:
+    """The picture as it was drawn before tiles: whole, in RGBA, then mapped to the palette."""
+    return picture.encode_png(picture._draw(state))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_tiles_give_the_very_picture_drawn_whole(seed: int) -> None:
+    """Pasting the tiles gives, byte for byte, the PNG of the whole picture composited in RGBA, at every kind of
+    moment, from every seat, with hostile names and in both languages (the module's docstring)."""
+    rng = random.Random(seed)
+    picture.clear_cache(sprites=True)
+    compared = 0
+    for i, (hand, _match) in enumerate(moments(seed + 10, hands=3)):
+        if i % 3 and not hand.finished:
+            continue
+        info = TableInfo("t", NAMES[rng.randrange(len(NAMES))], away=(rng.random() < 0.3, False, False, True),
+                         language=rng.choice(("en", "ar")))
+        state = picture_state(info, public_view(hand, hand.match_score), rng.choice((None, 0, 1, 2, 3)))
+        assert draw_picture(state) == _reference(state)
+        compared += 1
+    assert compared > 15
+
+
+def test_no_two_elements_of_the_picture_overlap() -> None:
+    """Tiles carry their own piece of the background, so they must never overlap one another (else a later tile
+    would paint felt over an earlier one): panels, plates with their glow, and cards with the winner's ring."""
+    def box(at: tuple[int, int], size: tuple[int, int]) -> tuple[int, int, int, int]:
+        return at[0], at[1], at[0] + size[0], at[1] + size[1]
+
+    boxes = [box(picture.CONTRACT_AT, picture.PANEL_SIZE), box(picture.SCORE_AT, picture.PANEL_SIZE)]
+    boxes += [box(picture._plate_at(position), picture.PLATE_TILE) for position in range(4)]
+    face = card_art.card_face(0, picture.TRICK_CARD)
+    for spot in TRICK_SPOTS:
+        x, y = picture._card_at(face, spot)
+        boxes.append((x - picture.RING, y - picture.RING, x + face.width + picture.RING, y + face.height + picture.RING))
+    for i, a in enumerate(boxes):
+        assert 0 <= a[0] and 0 <= a[1] and a[2] <= WIDTH and a[3] <= HEIGHT
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+
+
+def test_an_up_card_beside_a_trick_is_drawn_whole() -> None:
+    """No hand shows the up card and a trick at once (R2.2); a state that did would overlap tiles, so it is
+    drawn whole, and right."""
+    state = picture._sample(2, "hokum", 1, 2, ((0, 7), (1, 15), (2, 23), (3, 31)), 13, 1)
+    assert decode(draw_picture(state)).getpixel((400, 225)) == decode(_reference(state)).getpixel((400, 225))
+    assert draw_picture(state) == _reference(state)
+
+
+@pytest.mark.parametrize("text", ["Ali", "عبدالله و سارة", "\u2068ناصر\u2069 & Lee", "x" * 80, "👨‍👩‍👧 李小龍", "12 (+16)"])
+def test_kept_text_is_drawn_exactly_as_pillow_draws_it(text: str) -> None:
+    """A text's layout and mask are kept between pictures (issue 9); drawn from them, it is pixel for pixel
+    what ImageDraw.text draws, at whole and half pixel positions, cut to a width or not, either direction."""
+    for size, bold, width, rtl, centre in ((19, True, 184.0, False, (105.0, 32.0)), (16, False, 112.0, True,
+                                                                                    (64.5, 44.0)),
+                                           (14, False, None, False, (100.0, 20.5))):
+        f = card_art.font(size, bold)
+        kept = Image.new("RGBA", (220, 64), (16, 40, 30, 255))
+        drawn = picture._text(ImageDraw.Draw(kept), centre, text, f, (245, 245, 240), width=width, rtl=rtl)
+        direct = Image.new("RGBA", (220, 64), (16, 40, 30, 255))
+        draw = ImageDraw.Draw(direct)
+        fitted = picture._fit(picture._safe_text(text, f), f, width) if width is not None else text
+        shaped = isinstance(f, ImageFont.FreeTypeFont) and f.layout_engine == ImageFont.Layout.RAQM
+        direction = "rtl" if rtl and shaped else None
+        left, top, right, bottom = draw.textbbox((0, 0), fitted, font=f, direction=direction)
+        draw.text((centre[0] - (right - left) / 2 - left, centre[1] - (bottom - top) / 2 - top), fitted,
+                  fill=(245, 245, 240), font=f, direction=direction)
+        assert drawn == right - left
+        assert kept.tobytes() == direct.tobytes()

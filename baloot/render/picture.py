@@ -12,6 +12,15 @@ What is drawn is first reduced to a :class:`PictureState` (only the facts the
 picture shows); that is also the cache key, so re-drawing an unchanged state
 costs a dictionary look-up. Card faces come from :mod:`.card_art`, drawn once.
 
+A new state is put together from tiles (issue 9: a picture per edit was the
+bot's largest cost at 100 tables): every element (a panel, a name plate, a
+card) sits at a fixed place on a fixed background and no two overlap, so each
+is composited over its piece of the background and mapped to the fixed
+palette once, then kept; a picture is the palette background with its tiles
+pasted in, then PNG-encoded. The result is the very image the whole picture
+composited in RGBA and mapped to the palette would give (:func:`_draw`, the
+reference, tested pixel for pixel), at a fraction of the cost and memory.
+
 Names are user text: control and bidi-override characters are removed and
 each name is drawn as its own run (isolated from any other text), cut to fit
 its plate. Right-to-left text is shaped by libraqm when Pillow has it; without
@@ -22,11 +31,14 @@ can encode is replaced rather than raising.
 from __future__ import annotations
 
 import io
+import math
+import threading
 import unicodedata
+import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Final
+from functools import _CacheInfo, lru_cache
+from typing import Any, Final
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -42,7 +54,7 @@ from .text import action_text, level_text
 WIDTH: Final = 800
 HEIGHT: Final = 450
 FILENAME: Final = "baloot-table.png"
-CACHE_SIZE: Final = 256  # pictures (~11 KB each)
+CACHE_SIZE: Final = 64  # pictures (~11 KB each): an unchanged table drawn again
 COLORS: Final = 128  # palette size of the PNG (keeps it small; the felt and cards need few)
 
 FELT: Final[RGB] = (22, 84, 56)
@@ -60,6 +72,15 @@ PANEL: Final[RGB] = (12, 52, 36)
 PLATES: Final = ((400, 412), (695, 225), (400, 38), (105, 225))
 TRICK_SPOTS: Final = ((400, 302), (492, 225), (400, 148), (308, 225))
 PLATE_SIZE: Final = (200, 54)
+RING: Final = 4  # the trick winner's ring, around the card
+UP_SPOT: Final = (400, 225)
+# Tiles kept (compressed, 1-3 KB each): at a table every seat's plate has a turn and a waiting version,
+# so 100 tables (PICTURE_TABLES, cogs.channel) use 800 plates and 100-200 score panels.
+PLATE_TILES: Final = 1024
+SCORE_TILES: Final = 256
+CARD_TILES: Final = 320  # 32 cards × 4 trick spots × with or without the ring, and the up card
+TEXTS: Final = 1024  # texts kept laid out (a string and a box each)
+GLYPHS: Final = 256  # texts kept rendered (a mask of a few KB each; needed only to draw a new tile)
 TRICK_CARD: Final = 68
 UP_CARD: Final = 72
 
@@ -228,34 +249,63 @@ def _encodable(text: str, f: AnyFont) -> bool:
         return False
 
 
+_MEASURE: Final = ImageDraw.Draw(Image.new("RGBA", (1, 1)))  # text boxes, measured as on the RGBA sprites
+
+
+@lru_cache(maxsize=TEXTS)
+def _layout(text: str, f: AnyFont, width: float | None,
+            direction: str | None) -> tuple[str, tuple[float, float, float, float]]:
+    """``text`` made drawable and cut to ``width``, with its box drawn at the origin (laid out once per text)."""
+    text = _safe_text(text, f)
+    if width is not None:
+        text = _fit(text, f, width)
+    return text, _MEASURE.textbbox((0, 0), text, font=f, direction=direction)
+
+
+@lru_cache(maxsize=GLYPHS)
+def _glyphs(text: str, f: ImageFont.FreeTypeFont, direction: str | None,
+            start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
+    """The coverage mask of ``text`` and its offset, as :meth:`ImageDraw.text` renders it (rendered once)."""
+    return f.getmask2(text, "L", direction=direction, start=start, stroke_filled=True)
+
+
 def _text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, f: AnyFont, fill: RGB,
           width: float | None = None, rtl: bool = False) -> float:
     """Draw ``text`` centred on ``centre`` (its own run), cut to ``width``; returns the drawn width.
 
     ``rtl``: a right-to-left paragraph (an Arabic line whose own direction is not set by its first
     letter, e.g. one starting with an isolated name); needs libraqm, ignored without it.
+
+    Names and labels come back picture after picture, so a text's layout and
+    its rendered mask are kept (:func:`_layout`, :func:`_glyphs`) and drawn as
+    :meth:`ImageDraw.text` would draw them, pixel for pixel (tested).
     """
     if not text:
         return 0.0
-    text = _safe_text(text, f)
-    if width is not None:
-        text = _fit(text, f, width)
     shaped = isinstance(f, ImageFont.FreeTypeFont) and f.layout_engine == ImageFont.Layout.RAQM
     direction = "rtl" if rtl and shaped else None
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=f, direction=direction)
+    text, (left, top, right, bottom) = _layout(text, f, width, direction)
     x = centre[0] - (right - left) / 2 - left
     y = centre[1] - (bottom - top) / 2 - top
-    draw.text((x, y), text, fill=fill, font=f, direction=direction)
+    if isinstance(f, ImageFont.FreeTypeFont) and draw.fontmode == "L":
+        mask, offset = _glyphs(text, f, direction, (math.modf(x)[0], math.modf(y)[0]))
+        draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, draw.draw.draw_ink(fill))
+    else:
+        draw.text((x, y), text, fill=fill, font=f, direction=direction)
     return float(right - left)
 
 
-def _paste_card(image: Image.Image, index: int, width: int, centre: tuple[float, float],
-                ring: RGB | None = None) -> None:
-    face = card_face(index, width)
-    x, y = round(centre[0] - face.width / 2), round(centre[1] - face.height / 2)
+def _card_at(face: Image.Image, centre: tuple[float, float]) -> tuple[int, int]:
+    """The top-left corner of ``face`` centred on ``centre``."""
+    return round(centre[0] - face.width / 2), round(centre[1] - face.height / 2)
+
+
+def _paste_card(image: Image.Image, face: Image.Image, at: tuple[int, int], ring: RGB | None = None) -> None:
+    """``face`` with its top-left corner at ``at``, in a ``ring`` of :data:`RING` pixels (the trick's winner)."""
+    x, y = at
     if ring is not None:
-        ImageDraw.Draw(image).rounded_rectangle((x - 4, y - 4, x + face.width + 3, y + face.height + 3),
-                                                radius=8, outline=ring, width=4)
+        ImageDraw.Draw(image).rounded_rectangle((x - RING, y - RING, x + face.width + RING - 1,
+                                                 y + face.height + RING - 1), radius=8, outline=ring, width=RING)
     image.alpha_composite(face, (x, y))
 
 
@@ -266,9 +316,8 @@ def _position(state: PictureState, seat: int) -> int:
 PAD: Final = 5  # room around a plate for the turn's glow
 
 
-@lru_cache(maxsize=128)
 def _plate(name: str, subtitle: str, suit: int | None, turn: bool, away: bool) -> Image.Image:
-    """A seat's name plate (drawn once per content): gold when it is the seat's turn."""
+    """A seat's name plate: gold when it is the seat's turn (kept as a tile: :func:`_plate_tile`)."""
     w, h = PLATE_SIZE
     image = Image.new("RGBA", (w + 2 * PAD, h + 2 * PAD), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
@@ -302,7 +351,6 @@ def _panel(size: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDraw]:
 PANEL_SIZE: Final = (210, 104)
 
 
-@lru_cache(maxsize=64)
 def _contract_panel(locale: str, phase: int, contract: str | None, trump: int | None, level: int, locked: bool,
                     bidding: bool) -> Image.Image:
     """Top left: the phase, the contract with its trump, the level and the lock (R3, R4)."""
@@ -325,7 +373,6 @@ def _contract_panel(locale: str, phase: int, contract: str | None, trump: int | 
     return image
 
 
-@lru_cache(maxsize=64)
 def _score_panel(locale: str, labels: tuple[str, str], bold: bool, scores: tuple[str, str]) -> Image.Image:
     """Top right: the match score (R8) per team, Us/Them in a seat's view, with this hand's points at its end."""
     image, draw = _panel(PANEL_SIZE)
@@ -351,27 +398,131 @@ def _background() -> Image.Image:
     return image
 
 
-def _draw(state: PictureState) -> Image.Image:
-    image = _background().copy()
-    image.alpha_composite(_contract_panel(state.locale, state.phase, state.contract, state.trump, state.level,
-                                          state.locked, state.up_card is not None), (8, 8))
+def _contract_args(state: PictureState) -> tuple[str, int, str | None, int | None, int, bool, bool]:
+    return (state.locale, state.phase, state.contract, state.trump, state.level, state.locked,
+            state.up_card is not None)
+
+
+def _score_args(state: PictureState) -> tuple[str, tuple[str, str], bool, tuple[str, str]]:
     order = _team_order(state)
     scores = tuple(
         str(state.score[team]) + ("" if state.hand_score is None else f" (+{state.hand_score[team]})") for team in order
     )
     labels = (state.team_labels[order[0]], state.team_labels[order[1]])
-    image.alpha_composite(_score_panel(state.locale, labels, state.us_them, (scores[0], scores[1])),
-                          (WIDTH - 8 - PANEL_SIZE[0], 8))
+    return state.locale, labels, state.us_them, (scores[0], scores[1])
+
+
+def _plate_args(state: PictureState, seat: int) -> tuple[str, str, int | None, bool, bool]:
+    return (state.names[seat], state.subtitles[seat], state.subtitle_suits[seat], state.to_move == seat,
+            state.away[seat])
+
+
+CONTRACT_AT: Final = (8, 8)
+SCORE_AT: Final = (WIDTH - 8 - PANEL_SIZE[0], 8)
+PLATE_TILE: Final = (PLATE_SIZE[0] + 2 * PAD, PLATE_SIZE[1] + 2 * PAD)
+
+
+def _plate_at(position: int) -> tuple[int, int]:
+    cx, cy = PLATES[position]
+    return cx - PLATE_TILE[0] // 2, cy - PLATE_TILE[1] // 2
+
+
+def _draw(state: PictureState) -> Image.Image:
+    """The whole picture composited in RGBA: the reference the tiles reproduce (and the palette's samples)."""
+    image = _background().copy()
+    image.alpha_composite(_contract_panel(*_contract_args(state)), CONTRACT_AT)
+    image.alpha_composite(_score_panel(*_score_args(state)), SCORE_AT)
     for seat in range(4):
-        plate = _plate(state.names[seat], state.subtitles[seat], state.subtitle_suits[seat],
-                       state.to_move == seat, state.away[seat])
-        cx, cy = PLATES[_position(state, seat)]
-        image.alpha_composite(plate, (cx - plate.width // 2, cy - plate.height // 2))
+        image.alpha_composite(_plate(*_plate_args(state, seat)), _plate_at(_position(state, seat)))
     if state.up_card is not None:
-        _paste_card(image, state.up_card, UP_CARD, (400, 225))
+        face = card_face(state.up_card, UP_CARD)
+        _paste_card(image, face, _card_at(face, UP_SPOT))
     for seat, card in state.trick:
-        ring = TURN if state.trick_winner is not None and seat == state.trick_winner else None
-        _paste_card(image, card, TRICK_CARD, TRICK_SPOTS[_position(state, seat)], ring)
+        face = card_face(card, TRICK_CARD)
+        _paste_card(image, face, _card_at(face, TRICK_SPOTS[_position(state, seat)]), _ring(state, seat))
+    return image
+
+
+# -- tiles -----------------------------------------------------------------------------------------
+
+def _to_palette(image: Image.Image) -> Image.Image:
+    """An opaque RGBA image mapped to the fixed palette (each pixel on its own: no dithering)."""
+    return image.convert("RGB").quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """An element of the picture over its piece of the background, mapped to the palette: where it goes, its
+    size, and its palette indices zlib-compressed (a plate keeps 1-2 KB instead of 13; a paste inflates it)."""
+
+    at: tuple[int, int]
+    size: tuple[int, int]
+    data: bytes
+
+    def paste(self, image: Image.Image) -> None:
+        """Copy the tile's indices into ``image`` (a palette image in the same palette)."""
+        image.paste(Image.frombytes("P", self.size, zlib.decompress(self.data)), self.at)
+
+
+def _tile(piece: Image.Image, at: tuple[int, int]) -> Tile:
+    """``piece`` (an opaque RGBA image that goes at ``at``) as a :class:`Tile`."""
+    return Tile(at, piece.size, zlib.compress(_to_palette(piece).tobytes(), 1))
+
+
+def _sprite_tile(sprite: Image.Image, at: tuple[int, int]) -> Tile:
+    """``sprite`` composited over the background at ``at`` (what :func:`_draw` gives there), as a tile."""
+    x, y = at
+    piece = _background().crop((x, y, x + sprite.width, y + sprite.height))
+    piece.alpha_composite(sprite)
+    return _tile(piece, at)
+
+
+@lru_cache(maxsize=1)
+def _background_tile() -> Image.Image:
+    return _to_palette(_background())
+
+
+@lru_cache(maxsize=64)
+def _contract_tile(*args: object) -> Tile:
+    return _sprite_tile(_contract_panel(*args), CONTRACT_AT)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=SCORE_TILES)
+def _score_tile(*args: object) -> Tile:
+    return _sprite_tile(_score_panel(*args), SCORE_AT)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=PLATE_TILES)
+def _plate_tile(name: str, subtitle: str, suit: int | None, turn: bool, away: bool, position: int) -> Tile:
+    return _sprite_tile(_plate(name, subtitle, suit, turn, away), _plate_at(position))
+
+
+def _ring(state: PictureState, seat: int) -> RGB | None:
+    return TURN if state.trick_winner is not None and seat == state.trick_winner else None
+
+
+@lru_cache(maxsize=CARD_TILES)
+def _card_tile(index: int, width: int, centre: tuple[int, int], ring: RGB | None) -> Tile:
+    """A card centred on ``centre`` (in the trick winner's ``ring``), over a piece of the background with room
+    for the ring."""
+    face = card_face(index, width)
+    x, y = _card_at(face, centre)
+    piece = _background().crop((x - RING, y - RING, x + face.width + RING, y + face.height + RING))
+    _paste_card(piece, face, (RING, RING), ring)
+    return _tile(piece, (x - RING, y - RING))
+
+
+def _compose(state: PictureState) -> Image.Image:
+    """The picture of ``state`` in the palette: the background with its tiles pasted in (see the module)."""
+    image = _background_tile().copy()
+    _contract_tile(*_contract_args(state)).paste(image)
+    _score_tile(*_score_args(state)).paste(image)
+    for seat in range(4):
+        _plate_tile(*_plate_args(state, seat), _position(state, seat)).paste(image)
+    if state.up_card is not None:
+        _card_tile(state.up_card, UP_CARD, UP_SPOT, None).paste(image)
+    for seat, card in state.trick:
+        _card_tile(card, TRICK_CARD, TRICK_SPOTS[_position(state, seat)], _ring(state, seat)).paste(image)
     return image
 
 
@@ -407,37 +558,63 @@ def _palette() -> Image.Image:
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """``image`` as a small PNG: mapped to one fixed palette of :data:`COLORS` colours."""
-    palette = image.convert("RGB").quantize(palette=_palette(), dither=Image.Dither.NONE)
+    """``image`` as a small PNG: mapped to one fixed palette of :data:`COLORS` colours (unless it already is)."""
+    palette = image if image.mode == "P" else _to_palette(image)
     out = io.BytesIO()
     palette.save(out, format="PNG", compress_level=3)
     return out.getvalue()
 
 
 _cache: OrderedDict[PictureState, bytes] = OrderedDict()
+_cache_lock: Final = threading.Lock()  # the bot draws on a thread of its own (cogs.pictures); tests and scripts here
+_drawing: Final = threading.Lock()  # one picture at a time: FreeType's faces are not to be shared between threads
+
+
+def cached_picture(state: PictureState) -> bytes | None:
+    """The PNG of ``state`` if it was drawn lately, else None (a dictionary look-up)."""
+    with _cache_lock:
+        cached = _cache.get(state)
+        if cached is not None:
+            _cache.move_to_end(state)
+        return cached
 
 
 def draw_picture(state: PictureState) -> bytes:
-    """The PNG of ``state``, drawn once and then served from a bounded cache."""
-    cached = _cache.get(state)
+    """The PNG of ``state``, drawn once and then served from a bounded cache.
+
+    Put together from tiles (the module's docstring); an up card and a trick
+    on the table at once would overlap, which no state of a hand has (R2.2:
+    the up card is on the table only while bidding), but such a state is
+    still drawn right, whole (:func:`_draw`).
+    """
+    cached = cached_picture(state)
     if cached is not None:
-        _cache.move_to_end(state)
         return cached
-    png = encode_png(_draw(state))
-    _cache[state] = png
-    if len(_cache) > CACHE_SIZE:
-        _cache.popitem(last=False)
+    with _drawing:
+        png = encode_png(_draw(state) if state.up_card is not None and state.trick else _compose(state))
+    with _cache_lock:
+        _cache[state] = png
+        if len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
     return png
 
 
+def tile_caches() -> dict[str, _CacheInfo]:
+    """How full each tile cache is, and its hits and misses (``scripts/bench_pictures.py --tables``)."""
+    return {"plates": _plate_tile.cache_info(), "cards": _card_tile.cache_info(),
+            "contracts": _contract_tile.cache_info(), "scores": _score_tile.cache_info()}
+
+
 def clear_cache(*, sprites: bool = False) -> None:
-    """Forget every drawn picture (for measuring cold renders); ``sprites``: also plates, panels and card faces.
+    """Forget every drawn picture (for measuring cold renders); ``sprites``: also tiles and card faces.
 
     The fixed palette (:func:`_palette`, drawn once per process) stays.
     """
-    _cache.clear()
+    with _cache_lock:
+        _cache.clear()
     if sprites:
-        for cached in (_plate, _contract_panel, _score_panel, _background, card_face, suit_image):
+        for cached in (_contract_tile, _score_tile, _plate_tile, _card_tile, _background_tile, _background,
+                       _layout, _glyphs, card_face, suit_image):
             cached.cache_clear()
 
 
