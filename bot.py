@@ -179,6 +179,7 @@ class BalootClient(_Client):
             await runtime.channel.close()
             await runtime.private.close()
             await runtime.pings.close()
+            runtime.drawer.close()
         CARD_EMOJIS.close()
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -29,7 +29,6 @@ from baloot.render.table import thrown_in_before
 from baloot.tables import StorageUnavailable
 
 from .pacing import share
-from .payloads import attach_picture
 from .shown import TableState
 from .wire import edit_message, send_message
 
@@ -221,7 +220,7 @@ class ChannelBoard:
             self.runtime.shown.forget(state.table_id)
 
     def render(self, state: TableState, key: str) -> Payload | None:
-        """The payload of one of the table's messages, from the latest snapshot (public facts only)."""
+        """The text of one of the table's messages, from the latest snapshot (public facts only)."""
         runtime = self.runtime
         language = runtime.language_of(state)
         if key == LOBBY:
@@ -237,21 +236,36 @@ class ChannelBoard:
         # an earlier hand: no turn, no notice
         info = runtime.render_info(state, for_seat=None if hand_no == state.hand_no else -1)
         payload = render_table(info, hand.public, sheet, language, index=hand_no)
-        # Issue 10: the table as a picture, refreshed with each edit - while the bot is not busy: a
-        # picture costs ~1 ms of CPU per interaction, and past PICTURE_TABLES active tables that
-        # would push presses past Discord's 3 s (scripts/bench_tables.py --tables 200), so the
-        # messages go text only until fewer tables are active.
-        if runtime.pictures != "off" and len(self.boards) <= PICTURE_TABLES:
-            score = sheet.score_after(hand_no)
-            payload = attach_picture(payload, lambda: table_picture(info, hand.public, None, language, score))
         if state.closed:
             payload["components"] = []
         return payload
+
+    def picture(self, state: TableState, key: str) -> Callable[[], bytes] | None:
+        """What draws the picture of a hand's message (issue 10), from the same snapshot as :meth:`render`.
+
+        Refreshed with each edit while the bot is not busy: past PICTURE_TABLES
+        active tables the messages go text only (a picture is about 1.4 ms of
+        CPU, ``scripts/bench_pictures.py --tables 100``, and 13 per hand).
+        """
+        runtime = self.runtime
+        if key == LOBBY or runtime.pictures == "off" or len(self.boards) > PICTURE_TABLES:
+            return None
+        hand_no = _order(key)
+        hand = state.hand_at(hand_no)
+        sheet = state.snapshot.sheet
+        if hand is None or sheet is None or hand_no >= len(sheet.hands):
+            return None
+        info = runtime.render_info(state, for_seat=None if hand_no == state.hand_no else -1)
+        public, language, score = hand.public, runtime.language_of(state), sheet.score_after(hand_no)
+        return lambda: table_picture(info, public, None, language, score)
 
     async def _send(self, state: TableState, board: Board, key: str) -> None:
         payload = self.render(state, key)
         if payload is None:
             return
+        draw = self.picture(state, key)
+        if draw is not None:  # drawn off the event loop (.pictures)
+            payload = await self.runtime.drawer.attach(payload, draw)
         client, carriers = self.runtime.client, self.runtime.carriers
         message_id = board.messages.get(key)
         try:

@@ -17,6 +17,7 @@ from baloot.render import table_info_from
 from baloot.tables import TableService
 
 from .carrier import Carriers
+from .pictures import PictureWorker
 from .shown import ShownTables, TableState
 
 if TYPE_CHECKING:
@@ -94,6 +95,7 @@ class Runtime:
     private: PrivateHands = field(init=False)
     pings: TurnPings = field(init=False)
     carriers: Carriers = field(init=False)
+    drawer: PictureWorker = field(init=False)
 
     def __post_init__(self) -> None:
         from .channel import ChannelBoard
@@ -104,6 +106,7 @@ class Runtime:
         self.private = PrivateHands(self)
         self.pings = TurnPings(self)
         self.carriers = Carriers()
+        self.drawer = PictureWorker()
 
     def language_of(self, state: TableState) -> str:
         return self.languages.channel(state.info.guild_id, state.info.language)

@@ -115,6 +115,7 @@ async def test_the_channel_flusher_survives_storage_faults_and_errors(tmp_path: 
         service=service,
         shown=SimpleNamespace(forget=lambda table_id: None),
         carriers=Carriers(),  # no interaction carries these messages: the bot token sends them
+        pictures="off",  # text only: the flusher is under test, not the picture
     )
     board = _Board(runtime)  # type: ignore[arg-type]
     board.fail = {"hand:1"}
