@@ -20,15 +20,19 @@ at the pinned version):
   holds the next request on that token until the bucket resets.
 
 The answer's body is parsed only when it is an error, or when the caller needs the
-message it made (a reply's id, a followup's). Anything with files
-(a picture) still goes through the adapter (:mod:`.wire`).
+message it made (a reply's id, a followup's). A body with files (the table's
+picture) goes as the multipart form discord.py's builders make for it
+(:func:`multipart`: ``payload_json``, then ``files[n]``), built here as bytes
+instead of through ``discord.File`` objects and aiohttp's form writer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import time
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Any, Final, TypeAlias
 
 import discord
 import orjson
@@ -40,6 +44,34 @@ RESET_ERRNOS: Final = (54, 10054)
 """A connection reset by the peer, as the adapter retries it."""
 _HELD_LIMIT: Final = 4096
 _JSON: Final = {"Content-Type": "application/json"}
+Files: TypeAlias = Sequence[tuple[str, bytes]]
+"""A payload's ``files``: (filename, bytes), uploaded as ``files[0]``, ``files[1]``..."""
+_UNSAFE_FILENAME: Final = frozenset('"\\\r\n')
+
+
+def plain_filenames(files: Files) -> bool:
+    """Whether every filename can be written into a form part's header as it is (printable ASCII, no quotes)."""
+    return all(name.isascii() and name.isprintable() and not _UNSAFE_FILENAME & set(name) for name, _ in files)
+
+
+def multipart(payload_json: bytes, files: Files) -> tuple[bytes, str]:
+    """The multipart/form-data body discord.py sends for a message with ``files``, and its Content-Type.
+
+    Parts as ``discord.http.handle_message_parameters`` lists them: ``payload_json``, then each file as
+    ``files[n]`` (``application/octet-stream``), under a random boundary that occurs in no part.
+    """
+    while True:
+        boundary = os.urandom(16).hex()
+        mark = boundary.encode("ascii")
+        if mark not in payload_json and not any(mark in data for _, data in files):
+            break
+    parts = [b"--", mark, b'\r\nContent-Disposition: form-data; name="payload_json"\r\n'
+             b"Content-Type: application/json\r\n\r\n", payload_json, b"\r\n"]
+    for index, (name, data) in enumerate(files):
+        parts += [b"--", mark, f'\r\nContent-Disposition: form-data; name="files[{index}]"; filename="{name}"\r\n'
+                  "Content-Type: application/octet-stream\r\n\r\n".encode("ascii"), data, b"\r\n"]
+    parts += [b"--", mark, b"--\r\n"]
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 _held: dict[str, float] = {}
 """Token -> monotonic time before which no request may use it (its bucket is spent)."""
 
@@ -64,12 +96,17 @@ async def _wait_for_bucket(token: str) -> None:
 
 
 async def token_request(session: LeanSession, method: str, path: str, token: str, payload: dict[str, Any],
-                        query: str = "", *, answer: bool = False) -> Any:
-    """Send ``payload`` as JSON to ``path`` under ``discord.http.Route.BASE``, as the adapter would.
+                        query: str = "", *, answer: bool = False, files: Files = ()) -> Any:
+    """Send ``payload`` as JSON to ``path`` under ``discord.http.Route.BASE``, as the adapter would; with
+    ``files``, as a multipart form (:func:`multipart`; their names must be :func:`plain_filenames`).
 
     ``answer``: return Discord's answer, parsed (the message a followup posted); else None."""
     url = f"{discord.http.Route.BASE}{path}{query}"
     raw = orjson.dumps(payload)  # the bytes of discord.py's utils._to_json (orjson), without a str between
+    headers = _JSON
+    if files:
+        raw, content_type = multipart(raw, files)
+        headers = {"Content-Type": content_type}
     await _wait_for_bucket(token)
     response: Any = None
     data: Any = None
@@ -78,9 +115,10 @@ async def token_request(session: LeanSession, method: str, path: str, token: str
             # None: closed, another origin, or characters to escape (then the aiohttp-shaped path decides)
             target = None if session.closed else session.target_of(url)
             if target is not None:  # the session's own request, without the aiohttp-shaped wrapping
-                response = await session.send(method, url, target, raw, _JSON)
+                response = await session.send(method, url, target, raw, headers)
             else:
-                async with session.request(method, url, data=raw.decode(), headers=dict(_JSON)) as response:
+                async with session.request(method, url, data=raw if files else raw.decode(),
+                                           headers=dict(headers)) as response:
                     await response.read()
             status = response.status
             if response.headers.get("X-Ratelimit-Remaining") == "0" and status != 429:
@@ -112,30 +150,33 @@ async def token_request(session: LeanSession, method: str, path: str, token: str
 
 
 async def answer_press(session: LeanSession, interaction_id: int, token: str, body: dict[str, Any], *,
-                       answer: bool = False) -> Any:
+                       answer: bool = False, files: Files = ()) -> Any:
     """The interaction's callback (``body`` holds its ``type`` and ``data``); with ``answer``, Discord's
     answer (``with_response``: the callback and the message it made), else None.
 
     Without ``answer`` the callback does not ask for the response (discord.py always does): Discord
     then answers 204 with no body instead of the whole updated message, unread."""
     return await token_request(session, "POST", f"/interactions/{interaction_id}/{token}/callback", token, body,
-                               "?with_response=1" if answer else "", answer=answer)
+                               "?with_response=1" if answer else "", answer=answer, files=files)
 
 
-async def edit_original(session: LeanSession, application_id: int, token: str, body: dict[str, Any]) -> None:
+async def edit_original(session: LeanSession, application_id: int, token: str, body: dict[str, Any],
+                        files: Files = ()) -> None:
     """Replace the interaction's response with the message ``body``."""
-    await token_request(session, "PATCH", f"/webhooks/{application_id}/{token}/messages/@original", token, body)
+    await token_request(session, "PATCH", f"/webhooks/{application_id}/{token}/messages/@original", token, body,
+                        files=files)
 
 
-async def send_followup(session: LeanSession, application_id: int, token: str, body: dict[str, Any]) -> Any:
+async def send_followup(session: LeanSession, application_id: int, token: str, body: dict[str, Any],
+                        files: Files = ()) -> Any:
     """Post the message ``body`` as a followup of the interaction; returns the message Discord answers with
     (the adapter's ``execute_webhook`` with ``wait=True``)."""
     return await token_request(session, "POST", f"/webhooks/{application_id}/{token}", token, body,
-                               "?wait=1&with_components=0", answer=True)
+                               "?wait=1&with_components=0", answer=True, files=files)
 
 
 async def edit_followup(session: LeanSession, application_id: int, token: str, message_id: int,
-                        body: dict[str, Any]) -> None:
+                        body: dict[str, Any], files: Files = ()) -> None:
     """Replace a followup message of the interaction with ``body`` (the adapter's ``edit_webhook_message``)."""
     await token_request(session, "PATCH", f"/webhooks/{application_id}/{token}/messages/{message_id}", token, body,
-                        "?with_components=0")
+                        "?with_components=0", files=files)

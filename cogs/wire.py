@@ -10,8 +10,10 @@ message - go through here instead: the body is built once from the payload's
 dicts and sent by discord.py's own request layer (its rate-limit buckets,
 retries and ``discord.HTTPException``s are kept); the answer is not parsed.
 
-A payload with files (a picture) is sent as multipart, built by discord.py's
-own parameter builders. A private view is refreshed through a
+A payload with files (a picture) is sent as the same multipart form
+discord.py's builders make (``payload_json``, ``files[n]``): built as bytes by
+:func:`.token_http.multipart` on the lean client's paths, else by discord.py's
+own parameter builders (the bot token's edits). A private view is refreshed through a
 :class:`ResponseToken` (the few fields it needs) instead of keeping the whole
 ``discord.Interaction`` of the player's last press (memory per table).
 
@@ -50,7 +52,8 @@ NOBODY: Final = discord.AllowedMentions.none().to_dict()
 
 
 def message_json(payload: Payload) -> dict[str, Any]:
-    """The JSON body of a message (create or edit) without files; ``files: []`` removes the attachments.
+    """The JSON body of a message (create or edit); ``files: []`` removes the attachments, and files replace
+    them (each named in ``attachments`` by its index, as discord.py's ``File.to_dict`` does).
 
     Nobody is pinged unless the payload names ``allowed_mentions`` of its own as Discord's JSON
     (a turn ping, :mod:`.pings`)."""
@@ -61,8 +64,9 @@ def message_json(payload: Payload) -> dict[str, Any]:
         "components": list(payload.get("components", [])),  # card emojis are drawn in (render_hand's card_emojis)
         "allowed_mentions": mentions if isinstance(mentions, dict) and mentions.get("users") else NOBODY,
     }
-    if payload.get("files") == []:
-        body["attachments"] = []
+    files = payload.get("files")
+    if files is not None:
+        body["attachments"] = [{"id": index, "filename": name} for index, (name, _) in enumerate(files)]
     return body
 
 
@@ -137,10 +141,15 @@ def _installed(client: discord.Client) -> LeanSession | None:
 
 
 def _lean(client: discord.Client, payload: Payload) -> LeanSession | None:
-    """The lean session for a plain JSON ``payload`` (no files, no proxy), else None (the adapter's path)."""
-    if payload.get("files") or client.http.proxy is not None:
+    """The lean session for ``payload`` (no proxy; files named plainly), else None (the adapter's path)."""
+    if client.http.proxy is not None or not token_http.plain_filenames(_files(payload)):
         return None
     return _installed(client)
+
+
+def _files(payload: Payload) -> token_http.Files:
+    """The payload's files, (filename, bytes) each (none: an empty tuple)."""
+    return payload.get("files") or ()
 
 
 def _session(client: discord.Client) -> Any:
@@ -176,7 +185,8 @@ async def answer_update(interaction: discord.Interaction, payload: Payload) -> N
     lean = _lean(client, payload)
     if lean is not None:
         await answer_press(lean, interaction.id, interaction.token, {"type": UPDATE_MESSAGE,
-                                                                     "data": message_json(payload)})
+                                                                     "data": message_json(payload)},
+                           files=_files(payload))
     else:
         with message_params(payload, callback=UPDATE_MESSAGE) as params:
             await async_context.get().create_interaction_response(
@@ -195,21 +205,20 @@ async def answer_message(interaction: discord.Interaction, payload: Payload, *, 
     """Answer an interaction with a new message (callback type 4); returns the message's id, if Discord said.
 
     The body is ``InteractionResponse.send_message``'s for the same payload; our
-    buttons are dynamic items, so there is no view to keep. With files, or without
-    the lean client, discord.py sends it.
+    buttons are dynamic items, so there is no view to keep. Without the lean client, discord.py sends it.
     """
     lean = _lean(interaction.client, payload)
     if lean is None:
         response = await interaction.response.send_message(**send_args(payload), ephemeral=ephemeral)
         return response.message_id
     answer = await answer_press(lean, interaction.id, interaction.token, message_callback(payload, ephemeral=ephemeral),
-                                answer=True)
+                                answer=True, files=_files(payload))
     interaction.response._response_type = InteractionResponseType.channel_message
     return callback_message_id(answer)
 
 
 def message_callback(payload: Payload, *, ephemeral: bool) -> dict[str, Any]:
-    """The body of a type-4 callback posting ``payload`` (without files)."""
+    """The JSON body of a type-4 callback posting ``payload`` (its files go beside it, :func:`answer_message`)."""
     data = message_json(payload)
     if ephemeral:
         data["flags"] = EPHEMERAL
@@ -240,7 +249,7 @@ async def edit_response(client: discord.Client, token: ResponseToken, payload: P
     """Replace an interaction's response (an ephemeral private view) with ``payload``."""
     lean = _lean(client, payload)
     if lean is not None:
-        await edit_original(lean, token.application_id, token.token, message_json(payload))
+        await edit_original(lean, token.application_id, token.token, message_json(payload), _files(payload))
         return
     http = client.http
     with message_params(payload) as params:
@@ -274,7 +283,8 @@ async def send_followup(client: discord.Client, token: ResponseToken, payload: P
     Returns the new message's id (issue 11: :mod:`.carrier`)."""
     lean = _lean(client, payload)
     if lean is not None:
-        sent = await token_http.send_followup(lean, token.application_id, token.token, message_json(payload))
+        sent = await token_http.send_followup(lean, token.application_id, token.token, message_json(payload),
+                                              _files(payload))
         return int(sent["id"])
     http = client.http
     with message_params(payload) as params:
@@ -300,7 +310,8 @@ async def edit_followup(client: discord.Client, token: ResponseToken, message_id
     """Edit a followup message of an interaction through its token (issue 11: :mod:`.carrier`)."""
     lean = _lean(client, payload)
     if lean is not None:
-        await token_http.edit_followup(lean, token.application_id, token.token, message_id, message_json(payload))
+        await token_http.edit_followup(lean, token.application_id, token.token, message_id, message_json(payload),
+                                       _files(payload))
         return
     http = client.http
     with message_params(payload) as params:

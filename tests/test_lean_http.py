@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import email.parser
+import email.policy
 import gzip
 import json
+import os
 import ssl
 import subprocess
 import time
@@ -26,7 +29,7 @@ import discord
 import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
 
-from cogs import token_http
+from cogs import token_http, wire
 from cogs.lean_http import LeanSession, _Call
 
 Answer = Callable[[bytes], bytes | None]
@@ -429,6 +432,85 @@ async def test_followup_requests_are_the_adapters_own(raw_server: Start, route_b
     assert line_and_body(ours_post) == line_and_body(by_adapter_post)
     assert line_and_body(ours_edit) == line_and_body(by_adapter_edit)
     assert line_and_body(ours_edit)[0] == b"PATCH /api/v10/webhooks/3/tok-c/messages/77?with_components=0 HTTP/1.1"
+
+
+def form_parts(request: bytes) -> tuple[bytes, list[tuple[str | None, str | None, str, bytes]]]:
+    """The request line and the parts of a multipart/form-data request: (name, filename, content type, bytes)."""
+    head, _, raw = request.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    content_type = next(line.split(":", 1)[1].strip() for line in lines if line.lower().startswith("content-type:"))
+    assert content_type.startswith("multipart/form-data; boundary=")
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        f"Content-Type: {content_type}\r\n\r\n".encode() + raw)
+    parts: list[tuple[str | None, str | None, str, bytes]] = []
+    for part in message.iter_parts():
+        data = part.get_payload(decode=True)
+        name = part.get_param("name", header="content-disposition")
+        assert isinstance(data, bytes) and (name is None or isinstance(name, str))
+        parts.append((name, part.get_filename(), part.get_content_type(), data))
+    return lines[0].encode(), parts
+
+
+async def test_a_followup_with_a_picture_is_the_multipart_form_discord_py_sends(
+        raw_server: Start, route_base: Callable[[Server], None]) -> None:
+    """The table message's picture (issue 10) goes with the followup as the form discord.py builds for it -
+    ``payload_json`` naming the attachment, then ``files[0]`` - built here as bytes (issue 9): the same
+    request line, parts, names, filenames and bytes, for a post and an edit."""
+    server = await raw_server(lambda req: ok(b'{"id": "77", "content": "x"}'))
+    route_base(server)
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40  # every byte value, CR LF and dashes included
+    files = [("baloot-table.png", png)]
+    payload: dict[str, Any] = {"content": "x", "embeds": [{"title": "\u0628",
+                                                         "image": {"url": "attachment://baloot-table.png"}}],
+                               "components": [], "allowed_mentions": {"parse": []}, "files": files}
+    async with aiohttp.ClientSession() as fallback:
+        lean = await lean_for(server, fallback)
+        adapter: Any = AsyncWebhookAdapter()  # type: ignore[no-untyped-call]
+        with wire.message_params(payload) as params:
+            await adapter.execute_webhook(3, "tok-c", session=lean, multipart=params.multipart, files=params.files,
+                                          wait=True)
+        body = wire.message_json(payload)
+        assert await token_http.send_followup(lean, 3, "tok-c", body, files) == {"id": "77",
+                                                                                             "content": "x"}
+        with wire.message_params(payload) as params:
+            await adapter.edit_webhook_message(3, "tok-c", 77, session=lean, multipart=params.multipart,
+                                               files=params.files)
+        await token_http.edit_followup(lean, 3, "tok-c", 77, body, files)
+        assert lean.fell_back == 2 and lean.sent == 2  # discord.py's forms went through aiohttp; ours were sent here
+        await lean.close()
+    by_adapter_post, ours_post, by_adapter_edit, ours_edit = (form_parts(r) for r in server.requests)
+
+    def without_tts(form: tuple[bytes, list[Any]]) -> tuple[bytes, list[Any]]:
+        line, parts = form
+        name, filename, ctype, data = parts[0]
+        body = json.loads(data)
+        body.pop("tts", None)
+        body["embeds"] = [{k: v for k, v in e.items() if (k, v) != ("flags", 0)} for e in body["embeds"]]
+        return line, [(name, filename, ctype, json.dumps(body, sort_keys=True).encode()), *parts[1:]]
+
+    for ours, theirs in ((ours_post, by_adapter_post), (ours_edit, by_adapter_edit)):
+        line, parts = without_tts(theirs)
+        assert ours[0] == line  # the same request line, query included
+        assert ours[1][0][:2] == parts[0][:2] == ("payload_json", None)
+        assert json.loads(ours[1][0][3]) == json.loads(parts[0][3])  # the same JSON, naming the attachment
+        assert ours[1][1:] == parts[1:] == [("files[0]", "baloot-table.png", "application/octet-stream", png)]
+    assert json.loads(ours_post[1][0][3])["attachments"] == [{"id": 0, "filename": "baloot-table.png"}]
+    assert ours_edit[0] == b"PATCH /api/v10/webhooks/3/tok-c/messages/77?with_components=0 HTTP/1.1"
+
+
+def test_a_filename_that_cannot_go_in_a_form_header_is_left_to_discord_py() -> None:
+    assert token_http.plain_filenames([("baloot-table.png", b"")])
+    for name in ('a"b.png', "a\r\nX: y.png", "a\\b.png", "جدول.png", "a\x00.png"):
+        assert not token_http.plain_filenames([("ok.png", b""), (name, b"")])
+
+
+def test_the_forms_boundary_is_in_none_of_its_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    draws = iter([bytes(16), bytes(range(16))])  # the first boundary is in the file: a new one is drawn
+    monkeypatch.setattr(os, "urandom", lambda n: next(draws))
+    body, content_type = token_http.multipart(b"{}", [("t.png", b"--" + bytes(16).hex().encode())])
+    assert content_type == f"multipart/form-data; boundary={bytes(range(16)).hex()}"
+    assert body.startswith(f"--{bytes(range(16)).hex()}\r\n".encode())
+    assert body.endswith(f"--{bytes(range(16)).hex()}--\r\n".encode())
 
 
 @pytest.mark.parametrize("lean_closed", [False, True], ids=["lean", "closed-lean-so-aiohttp"])
