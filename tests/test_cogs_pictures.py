@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 
 import pytest
@@ -52,7 +53,7 @@ async def test_one_thread_draws_the_pictures_in_turn_and_a_failure_leaves_text(
             raise RuntimeError("no picture today")
         return b"png %d" % n
 
-    payloads = await asyncio.gather(*(worker.attach(BASE, lambda n=n: draw(n)) for n in range(4)))
+    payloads = await asyncio.gather(*(worker.attach(BASE, functools.partial(draw, n)) for n in range(4)))
     assert len(threads) == 1
     assert [p["files"] for p in payloads] == [[(FILENAME, b"png 0")], [(FILENAME, b"png 1")], [],
                                               [(FILENAME, b"png 3")]]

@@ -297,9 +297,10 @@ def test_no_two_elements_of_the_picture_overlap() -> None:
     face = card_art.card_face(0, picture.TRICK_CARD)
     for spot in TRICK_SPOTS:
         x, y = picture._card_at(face, spot)
-        boxes.append((x - picture.RING, y - picture.RING, x + face.width + picture.RING, y + face.height + picture.RING))
+        ring = picture.RING
+        boxes.append((x - ring, y - ring, x + face.width + ring, y + face.height + ring))
     for i, a in enumerate(boxes):
-        assert 0 <= a[0] and 0 <= a[1] and a[2] <= WIDTH and a[3] <= HEIGHT
+        assert min(a[0], a[1]) >= 0 and a[2] <= WIDTH and a[3] <= HEIGHT
         for b in boxes[i + 1:]:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
 
@@ -312,7 +313,10 @@ def test_an_up_card_beside_a_trick_is_drawn_whole() -> None:
     assert draw_picture(state) == _reference(state)
 
 
-@pytest.mark.parametrize("text", ["Ali", "عبدالله و سارة", "\u2068ناصر\u2069 & Lee", "x" * 80, "👨‍👩‍👧 李小龍", "12 (+16)"])
+TEXTS = ["Ali", "عبدالله و سارة", "\u2068ناصر\u2069 & Lee", "x" * 80, "👨‍👩‍👧 李小龍", "12 (+16)"]
+
+
+@pytest.mark.parametrize("text", TEXTS)
 def test_kept_text_is_drawn_exactly_as_pillow_draws_it(text: str) -> None:
     """A text's layout and mask are kept between pictures (issue 9); drawn from them, it is pixel for pixel
     what ImageDraw.text draws, at whole and half pixel positions, cut to a width or not, either direction."""
