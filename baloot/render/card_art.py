@@ -119,7 +119,13 @@ def suit_image(suit: int, size: int, fill: RGB | None = None) -> Image.Image:
 
 @lru_cache(maxsize=256)
 def card_face(index: int, width: int) -> Image.Image:
-    """Card ``index`` (0..31, R1) as an RGBA image ``width`` wide (height 1.4 × width), drawn once.
+    """Card ``index`` (0..31, R1) as an RGBA image ``width`` wide (height 1.4 × width), drawn once
+    (:func:`draw_card_face`, kept)."""
+    return draw_card_face(index, width)
+
+
+def draw_card_face(index: int, width: int) -> Image.Image:
+    """Card ``index`` (0..31, R1) drawn as an RGBA image ``width`` wide (height 1.4 × width).
 
     A big rank in the top-left corner with a pip under it (readable when small)
     and a large pip in the lower right; red for hearts and diamonds.
@@ -148,7 +154,7 @@ def card_face(index: int, width: int) -> Image.Image:
 
 def card_emoji_png(card: Card, size: int = 128) -> bytes:
     """The card as a ``size`` square PNG (transparent around it), for an application emoji."""
-    face = card_face(card.index, round(size / 1.4))
+    face = draw_card_face(card.index, round(size / 1.4))  # once per emoji, so not kept
     canvas = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     canvas.alpha_composite(face, ((size - face.width) // 2, (size - face.height) // 2))
     out = io.BytesIO()

@@ -554,7 +554,10 @@ def _palette() -> Image.Image:
     for index in range(32):
         face = card_face(index, UP_CARD)
         montage.paste(face.convert("RGB"), ((index % 10) * (UP_CARD + 6), HEIGHT * len(samples) + (index // 10) * 105))
-    return montage.quantize(COLORS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    adapted = montage.quantize(COLORS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    palette = Image.new("P", (1, 1))  # only the palette is kept, not the 1.8 MB montage
+    palette.putpalette(adapted.getpalette() or [])
+    return palette
 
 
 def encode_png(image: Image.Image) -> bytes:
@@ -656,3 +659,4 @@ def warm_up() -> None:
         for spot in TRICK_SPOTS:
             for ring in (None, TURN):
                 _card_tile(index, TRICK_CARD, spot, ring)
+    card_face.cache_clear()  # the faces are in their tiles now (1.7 MB); the reference drawing redraws its own
