@@ -12,8 +12,9 @@ retries and ``discord.HTTPException``s are kept); the answer is not parsed.
 
 A payload with files (a picture) is sent as the same multipart form
 discord.py's builders make (``payload_json``, ``files[n]``): built as bytes by
-:func:`.token_http.multipart` on the lean client's paths, else by discord.py's
-own parameter builders (the bot token's edits). A private view is refreshed through a
+:func:`.token_http.multipart` on the lean client's paths, else as the form
+parameters discord.py's request layer sends (:func:`message_params`; the bot
+token's edits). A private view is refreshed through a
 :class:`ResponseToken` (the few fields it needs) instead of keeping the whole
 ``discord.Interaction`` of the player's last press (memory per table).
 
@@ -25,22 +26,24 @@ discord.py's own on every payload shape we send.
 
 from __future__ import annotations
 
+import io
 import time
 import weakref
 from dataclasses import dataclass
 from typing import Any, Final
 
 import discord
+import orjson
 from discord.enums import InteractionResponseType
-from discord.http import MultipartParameters, handle_message_parameters
-from discord.webhook.async_ import async_context, interaction_message_response_params
+from discord.http import MultipartParameters
+from discord.webhook.async_ import async_context
 
 from baloot.records import quick_init
 from baloot.render import Payload
 
 from . import timings, token_http
 from .lean_http import LeanSession
-from .payloads import edit_args, send_args
+from .payloads import send_args
 from .token_http import answer_press, edit_original
 
 UPDATE_MESSAGE: Final = InteractionResponseType.message_update.value
@@ -71,20 +74,22 @@ def message_json(payload: Payload) -> dict[str, Any]:
 
 
 def message_params(payload: Payload, *, callback: int | None = None) -> MultipartParameters:
-    """Request parameters for ``payload``: a message body, or an interaction callback of type ``callback``."""
-    if not payload.get("files"):
-        body = message_json(payload)
-        return MultipartParameters(payload=body if callback is None else {"type": callback, "data": body},
-                                   multipart=None, files=None)
-    args = edit_args(payload)  # files: discord.py builds the multipart form
-    if callback is None:
-        return handle_message_parameters(content=args["content"], embeds=args["embeds"], view=args["view"],
-                                         attachments=args.get("attachments", discord.utils.MISSING),
-                                         allowed_mentions=args["allowed_mentions"])
-    return interaction_message_response_params(type=callback, content=args["content"], embeds=args["embeds"],
-                                               view=args["view"],
-                                               attachments=args.get("attachments", discord.utils.MISSING),
-                                               allowed_mentions=args["allowed_mentions"])
+    """Request parameters for ``payload``: a message body, or an interaction callback of type ``callback``.
+
+    With files, the multipart form ``discord.http.handle_message_parameters`` makes (``payload_json``, then
+    ``files[n]`` as ``discord.File``s, which discord.py rewinds to retry), built from the payload's dicts
+    rather than through a ``View`` of ``Button``s and ``Embed``s (``tests/test_wire.py`` compares them)."""
+    body = message_json(payload)
+    if callback is not None:
+        body = {"type": callback, "data": body}
+    files = payload.get("files")
+    if not files:
+        return MultipartParameters(payload=body, multipart=None, files=None)
+    uploads = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
+    form: list[dict[str, Any]] = [{"name": "payload_json", "value": orjson.dumps(body).decode()}]
+    form += [{"name": f"files[{index}]", "value": upload.fp, "filename": upload.filename,
+              "content_type": "application/octet-stream"} for index, upload in enumerate(uploads)]
+    return MultipartParameters(payload=None, multipart=form, files=uploads)
 
 
 _LEAN: Final[weakref.WeakKeyDictionary[discord.Client, LeanSession]] = weakref.WeakKeyDictionary()

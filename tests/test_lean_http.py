@@ -28,6 +28,7 @@ import aiohttp
 import discord
 import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
+from test_wire import discord_py_params
 
 from cogs import token_http, wire
 from cogs.lean_http import LeanSession, _Call
@@ -466,13 +467,13 @@ async def test_a_followup_with_a_picture_is_the_multipart_form_discord_py_sends(
     async with aiohttp.ClientSession() as fallback:
         lean = await lean_for(server, fallback)
         adapter: Any = AsyncWebhookAdapter()  # type: ignore[no-untyped-call]
-        with wire.message_params(payload) as params:
+        with discord_py_params(payload) as params:
             await adapter.execute_webhook(3, "tok-c", session=lean, multipart=params.multipart, files=params.files,
                                           wait=True)
         body = wire.message_json(payload)
         assert await token_http.send_followup(lean, 3, "tok-c", body, files) == {"id": "77",
                                                                                              "content": "x"}
-        with wire.message_params(payload) as params:
+        with discord_py_params(payload) as params:
             await adapter.edit_webhook_message(3, "tok-c", 77, session=lean, multipart=params.multipart,
                                                files=params.files)
         await token_http.edit_followup(lean, 3, "tok-c", 77, body, files)

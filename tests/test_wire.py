@@ -8,6 +8,7 @@ builder makes from the same payload, card emojis included.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -20,7 +21,7 @@ from render_helpers import table_payload
 from baloot import Match, Rules, seat_view
 from baloot.render import Payload, TableInfo, render_hand
 from cogs.emojis import CARD_EMOJIS
-from cogs.payloads import message_args, send_args
+from cogs.payloads import edit_args, message_args, send_args
 from cogs.wire import UPDATE_MESSAGE, callback_message_id, message_callback, message_json, message_params
 
 INFO = TableInfo("4242", names=("Noura", "Fahad", "Reem", "Saad"))
@@ -72,6 +73,47 @@ def test_bodies_equal_discord_py_for_every_payload(with_emojis: bool, request: p
             assert body == discord_py_body(payload)
             seen_emoji = seen_emoji or any("emoji" in b for row in body["components"] for b in row["components"])
     assert seen_emoji == with_emojis
+
+
+def discord_py_params(payload: Payload, callback: int | None = None) -> Any:
+    """The parameters discord.py's own builders make for ``payload`` (edited, or as a callback)."""
+    args = edit_args(payload)
+    common = {"content": args["content"], "embeds": args["embeds"], "view": args["view"],
+              "attachments": args.get("attachments", discord.utils.MISSING),
+              "allowed_mentions": args["allowed_mentions"]}
+    if callback is None:
+        return handle_message_parameters(**common)  # type: ignore[arg-type]
+    return interaction_message_response_params(type=callback, **common)  # type: ignore[arg-type]
+
+
+def without_defaults(body: dict[str, Any]) -> dict[str, Any]:
+    body = dict(body)
+    body.pop("tts", None)
+    body["embeds"] = [{k: v for k, v in e.items() if (k, v) != ("flags", 0)} for e in body.get("embeds", [])]
+    return body
+
+
+@pytest.mark.parametrize("callback", [None, UPDATE_MESSAGE])
+def test_a_picture_goes_as_the_form_discord_py_builds(callback: int | None) -> None:
+    """With files (the table's picture) the form is discord.py's own for the same payload - the same
+    payload_json (naming each file in attachments) and the same file parts - built from the payload's dicts."""
+    for index, payload in enumerate(payloads(7)[::9]):
+        files = [("baloot-table.png", b"\x89PNG %d" % index)] + ([("b.png", b"second")] if index % 2 else [])
+        payload = {**payload, "files": files}
+        with message_params(payload, callback=callback) as ours, discord_py_params(payload, callback) as theirs:
+            assert ours.payload is None and theirs.payload is None
+            assert ours.multipart is not None and theirs.multipart is not None
+            mine, their = json.loads(ours.multipart[0]["value"]), json.loads(theirs.multipart[0]["value"])
+            if callback is None:
+                assert mine == without_defaults(their)
+            else:
+                assert mine == {"type": callback, "data": without_defaults(their["data"])}
+            assert ours.multipart[0]["name"] == theirs.multipart[0]["name"] == "payload_json"
+            for part, other in zip(ours.multipart[1:], theirs.multipart[1:], strict=True):
+                assert {k: v for k, v in part.items() if k != "value"} == {
+                    k: v for k, v in other.items() if k != "value"}
+                assert part["value"].read() == other["value"].read()
+            assert ours.files is not None and [f.filename for f in ours.files] == [name for name, _ in files]
 
 
 def test_a_callback_wraps_the_body_and_files_go_as_multipart() -> None:
