@@ -10,9 +10,9 @@ database thread's CPU is not charged to it. Time in a C call (a socket write, th
 JSON encoder) is charged to the Python function that made it. So is the event
 loop's own C work before a callback: the first lines a task runs after a wait (a
 dict lookup, a property) can look costly when they are not; time those alone
-(``timeit``) before changing them. Other threads (the database's, the card emojis drawn
-at start-up) are not sampled: compare their CPU in
-``/proc/PID/task/*/stat``.
+(``timeit``) before changing them. Other threads (the database's, the table pictures'
+(:mod:`cogs.pictures`), the card emojis drawn at start-up) are not sampled: compare their
+CPU in ``/proc/PID/task/*/stat``.
 
 Written to ``$BALOOT_PROFILE_OUT`` when the bot exits, as collapsed stacks
 (``frame;frame;frame microseconds`` per line, the format of ``flamegraph.pl``
