@@ -240,6 +240,11 @@ class ChannelBoard:
             payload["components"] = []
         return payload
 
+    def pictures_drawn(self) -> bool:
+        """Whether few enough tables are active for pictures (the channel's, and with TABLE_PICTURES=all the
+        private views'): at most :data:`PICTURE_TABLES`."""
+        return len(self.boards) <= PICTURE_TABLES
+
     def picture(self, state: TableState, key: str) -> Callable[[], bytes] | None:
         """What draws the picture of a hand's message (issue 10), from the same snapshot as :meth:`render`.
 
@@ -248,7 +253,7 @@ class ChannelBoard:
         CPU, ``scripts/bench_pictures.py --tables 100``, and 13 per hand).
         """
         runtime = self.runtime
-        if key == LOBBY or runtime.pictures == "off" or len(self.boards) > PICTURE_TABLES:
+        if key == LOBBY or runtime.pictures == "off" or not self.pictures_drawn():
             return None
         hand_no = _order(key)
         hand = state.hand_at(hand_no)

@@ -90,9 +90,12 @@ class Reach(IntEnum):
 def with_seat_picture(runtime: Runtime, payload: Payload, info: TableInfo, view: SeatView, locale: str) -> Payload:
     """The private view with the table's picture from the player's own seat (issue 10; TABLE_PICTURES=all).
 
-    Drawn from the public part of the seat's view only, like the channel's picture.
+    Drawn from the public part of the seat's view only, like the channel's picture, and like it only while
+    few enough tables are active (:meth:`.channel.ChannelBoard.pictures_drawn`): past that, four pictures
+    per move would take more CPU than the rest of the bot. It is drawn here, in the answer's path, from
+    kept tiles (about 1.4 ms; ``scripts/bench_pictures.py --tables 100``).
     """
-    if runtime.pictures != "all" or view.public is None:
+    if runtime.pictures != "all" or view.public is None or not runtime.channel.pictures_drawn():
         return payload
     public = view.public
     return attach_picture(payload, lambda: table_picture(info, public, view.seat, locale))

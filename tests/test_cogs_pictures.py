@@ -1,16 +1,23 @@
-"""Table pictures are drawn on a thread of their own (issue 9, cogs.pictures): never on the event loop."""
+"""Table pictures are drawn on a thread of their own (issue 9, cogs.pictures), and only while few tables run."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import random
 import threading
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
-from baloot.render import Payload
+from baloot import Match, Rules, seat_view
+from baloot.render import Payload, TableInfo
 from baloot.render.picture import FILENAME
+from cogs.carrier import Carriers
+from cogs.channel import PICTURE_TABLES, Board, ChannelBoard
 from cogs.pictures import PictureWorker
+from cogs.private import with_seat_picture
 
 BASE: Payload = {"content": "", "embeds": [{"title": "Hand 1"}], "components": [], "allowed_mentions": {"parse": []}}
 
@@ -62,3 +69,21 @@ async def test_one_thread_draws_the_pictures_in_turn_and_a_failure_leaves_text(
     worker.close()  # closing twice is harmless; a later picture starts the thread again
     assert (await worker.attach(BASE, lambda: b"again"))["files"] == [(FILENAME, b"again")]
     worker.close()
+
+
+def test_past_picture_tables_neither_the_channel_nor_a_private_view_gets_a_picture() -> None:
+    """The same limit for both (issue 9): with TABLE_PICTURES=all, 101 active tables would otherwise still draw
+    four private pictures per move."""
+    board = ChannelBoard(cast(Any, SimpleNamespace(carriers=Carriers())))
+    hand = Match(Rules()).deal(random.Random(3))
+    view = seat_view(hand, 2)
+    runtime = cast(Any, SimpleNamespace(pictures="all", channel=board))
+    info = TableInfo("t", ("Ali", "Omar", "Saad", "Faisal"))
+    for active, drawn in ((1, True), (PICTURE_TABLES, True), (PICTURE_TABLES + 1, False)):
+        board.boards = {table_id: Board() for table_id in range(active)}
+        assert board.pictures_drawn() is drawn
+        payload = with_seat_picture(runtime, dict(BASE), info, view, "en")
+        assert bool(payload.get("files")) is drawn, active
+    runtime.pictures = "channel"  # the default: private views are text only
+    board.boards = {}
+    assert "files" not in with_seat_picture(runtime, dict(BASE), info, view, "en")
