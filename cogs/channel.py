@@ -249,7 +249,7 @@ class ChannelBoard:
         """What draws the picture of a hand's message (issue 10), from the same snapshot as :meth:`render`.
 
         Refreshed with each edit while the bot is not busy: past PICTURE_TABLES
-        active tables the messages go text only (a picture is about 1 ms of
+        active tables the messages go text only (a picture is about 1.4 ms of
         CPU, ``scripts/bench_pictures.py --tables 100``, and 13 per hand).
         """
         runtime = self.runtime

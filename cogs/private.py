@@ -93,7 +93,7 @@ def with_seat_picture(runtime: Runtime, payload: Payload, info: TableInfo, view:
     Drawn from the public part of the seat's view only, like the channel's picture, and like it only while
     few enough tables are active (:meth:`.channel.ChannelBoard.pictures_drawn`): past that, four pictures
     per move would take more CPU than the rest of the bot. It is drawn here, in the answer's path, from
-    kept tiles (about 1 ms; ``scripts/bench_pictures.py --tables 100``).
+    kept tiles (about 1.4 ms; ``scripts/bench_pictures.py --tables 100``).
     """
     if runtime.pictures != "all" or view.public is None or not runtime.channel.pictures_drawn():
         return payload

@@ -17,11 +17,9 @@ bot's largest cost at 100 tables): every element (a panel, a name plate, a
 card) sits at a fixed place on a fixed background and no two overlap, so each
 is composited over its piece of the background and mapped to the fixed
 palette once, then kept; a picture is the palette background with its tiles
-pasted in, then PNG-encoded by bands of rows, a band already compressed for an
-earlier picture with the same tiles across it being reused (:mod:`.png_bands`).
-The result is the very image the whole picture composited in RGBA and mapped
-to the palette would give (:func:`_draw`, the reference, tested pixel for
-pixel), at a fraction of the cost and memory.
+pasted in, then PNG-encoded. The result is the very image the whole picture
+composited in RGBA and mapped to the palette would give (:func:`_draw`, the
+reference, tested pixel for pixel), at a fraction of the cost and memory.
 
 Names are user text: control and bidi-override characters are removed and
 each name is drawn as its own run (isolated from any other text), cut to fit
@@ -51,7 +49,6 @@ from ..i18n import resolve_locale, t
 from ..view import PublicView, TrickView
 from .card_art import RGB, AnyFont, card_face, font, has_raqm, suit_image
 from .model import NAME_LIMIT, Payload, TableInfo
-from .png_bands import BandedPng
 from .text import action_text, level_text
 
 WIDTH: Final = 800
@@ -515,46 +512,18 @@ def _card_tile(index: int, width: int, centre: tuple[int, int], ring: RGB | None
     return _tile(piece, (x - RING, y - RING))
 
 
-Placed = list[tuple[tuple[object, ...], Tile]]
-"""The tiles of a picture, each with the key that names it (what :func:`_banded_png` names bands by)."""
-
-
-def _placed(state: PictureState) -> Placed:
-    """The tiles of ``state``'s picture (see the module), each with its key."""
-    contract, score = _contract_args(state), _score_args(state)
-    placed: Placed = [(("contract", *contract), _contract_tile(*contract)), (("score", *score), _score_tile(*score))]
-    for seat in range(4):
-        plate = (*_plate_args(state, seat), _position(state, seat))
-        placed.append((("plate", *plate), _plate_tile(*plate)))
-    cards: list[tuple[int, int, tuple[int, int], RGB | None]] = []
-    if state.up_card is not None:
-        cards.append((state.up_card, UP_CARD, UP_SPOT, None))
-    cards += [(card, TRICK_CARD, TRICK_SPOTS[_position(state, seat)], _ring(state, seat)) for seat, card in state.trick]
-    placed += [(("card", *card), _card_tile(*card)) for card in cards]
-    return placed
-
-
-def _compose(state: PictureState, placed: Placed | None = None) -> Image.Image:
+def _compose(state: PictureState) -> Image.Image:
     """The picture of ``state`` in the palette: the background with its tiles pasted in (see the module)."""
     image = _background_tile().copy()
-    for _key, tile in placed if placed is not None else _placed(state):
-        tile.paste(image)
+    _contract_tile(*_contract_args(state)).paste(image)
+    _score_tile(*_score_args(state)).paste(image)
+    for seat in range(4):
+        _plate_tile(*_plate_args(state, seat), _position(state, seat)).paste(image)
+    if state.up_card is not None:
+        _card_tile(state.up_card, UP_CARD, UP_SPOT, None).paste(image)
+    for seat, card in state.trick:
+        _card_tile(card, TRICK_CARD, TRICK_SPOTS[_position(state, seat)], _ring(state, seat)).paste(image)
     return image
-
-
-@lru_cache(maxsize=1)
-def _banded_png() -> BandedPng:
-    return BandedPng(WIDTH, HEIGHT, bytes(_palette().getpalette() or []))
-
-
-def _band_keys(placed: Placed, encoder: BandedPng) -> list[tuple[object, ...]]:
-    """Each band's key: the keys of the tiles across its rows (the rest of a band is the fixed background)."""
-    keys: list[tuple[object, ...]] = []
-    for band in range(encoder.bands):
-        rows = encoder.rows(band)
-        keys.append(tuple(key for key, tile in placed
-                          if tile.at[1] < rows.stop and tile.at[1] + tile.size[1] > rows.start))
-    return keys
 
 
 def _sample(phase: int, contract: str | None, trump: int | None, level: int, trick: tuple[tuple[int, int], ...],
@@ -616,9 +585,7 @@ def cached_picture(state: PictureState) -> bytes | None:
 def draw_picture(state: PictureState) -> bytes:
     """The PNG of ``state``, drawn once and then served from a bounded cache.
 
-    Put together from tiles and PNG-encoded by bands, a band met in an
-    earlier picture not compressed again (:mod:`.png_bands`, keyed by the
-    tiles across its rows). An up card and a trick
+    Put together from tiles (the module's docstring); an up card and a trick
     on the table at once would overlap, which no state of a hand has (R2.2:
     the up card is on the table only while bidding), but such a state is
     still drawn right, whole (:func:`_draw`).
@@ -627,11 +594,7 @@ def draw_picture(state: PictureState) -> bytes:
     if cached is not None:
         return cached
     with _drawing:
-        if state.up_card is not None and state.trick:
-            png = encode_png(_draw(state))
-        else:
-            placed, encoder = _placed(state), _banded_png()
-            png = encoder.encode(_band_keys(placed, encoder), lambda: _compose(state, placed).tobytes())
+        png = encode_png(_draw(state) if state.up_card is not None and state.trick else _compose(state))
     with _cache_lock:
         _cache[state] = png
         if len(_cache) > CACHE_SIZE:
@@ -641,10 +604,8 @@ def draw_picture(state: PictureState) -> bytes:
 
 def tile_caches() -> dict[str, _CacheInfo]:
     """How full each tile cache is, and its hits and misses (``scripts/bench_pictures.py --tables``)."""
-    bands = _banded_png()
     return {"plates": _plate_tile.cache_info(), "cards": _card_tile.cache_info(),
-            "contracts": _contract_tile.cache_info(), "scores": _score_tile.cache_info(),
-            "png bands": _CacheInfo(bands.hits, bands.misses, bands.keep, bands.size())}
+            "contracts": _contract_tile.cache_info(), "scores": _score_tile.cache_info()}
 
 
 def clear_cache(*, sprites: bool = False) -> None:
@@ -658,7 +619,6 @@ def clear_cache(*, sprites: bool = False) -> None:
         for cached in (_contract_tile, _score_tile, _plate_tile, _card_tile, _background_tile, _background,
                        _layout, _glyphs, card_face, suit_image):
             cached.cache_clear()
-        _banded_png().clear()  # a band is named by its tiles' keys: redrawn tiles (another font) are new pixels
 
 
 def table_picture(
