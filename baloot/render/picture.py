@@ -80,7 +80,7 @@ PLATE_TILES: Final = 1024
 SCORE_TILES: Final = 256
 CARD_TILES: Final = 320  # 32 cards × 4 trick spots × with or without the ring, and the up card (288, warm_up)
 TEXTS: Final = 1024  # texts kept laid out (a string and a box each)
-GLYPHS: Final = 512  # texts kept rendered (a mask of a few KB each; needed only to draw a new tile)
+GLYPHS: Final = 256  # texts kept rendered (a mask of a few KB each; needed only to draw a new tile)
 TRICK_CARD: Final = 68
 UP_CARD: Final = 72
 
