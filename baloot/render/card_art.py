@@ -13,6 +13,7 @@ installed, else Pillow's own default font; the code works with either.
 from __future__ import annotations
 
 import io
+import threading
 from functools import lru_cache
 from pathlib import Path
 from typing import Final, TypeAlias
@@ -20,6 +21,11 @@ from typing import Final, TypeAlias
 from PIL import Image, ImageDraw, ImageFont, features
 
 from ..cards import ALL_CARDS, Card
+
+DRAWING: Final = threading.Lock()
+"""Held while drawing with the fonts: the table pictures (their own thread, or the loop's with
+TABLE_PICTURES=all), the card emojis and the start-up's warm-up may otherwise draw at once, and
+FreeType's faces and library are not to be used by two threads at a time."""
 
 RGB: TypeAlias = tuple[int, int, int]
 AnyFont: TypeAlias = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -154,7 +160,8 @@ def draw_card_face(index: int, width: int) -> Image.Image:
 
 def card_emoji_png(card: Card, size: int = 128) -> bytes:
     """The card as a ``size`` square PNG (transparent around it), for an application emoji."""
-    face = draw_card_face(card.index, round(size / 1.4))  # once per emoji, so not kept
+    with DRAWING:
+        face = draw_card_face(card.index, round(size / 1.4))  # once per emoji, so not kept
     canvas = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     canvas.alpha_composite(face, ((size - face.width) // 2, (size - face.height) // 2))
     out = io.BytesIO()

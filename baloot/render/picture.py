@@ -47,7 +47,7 @@ from ..cards import SUIT_SYMBOLS
 from ..hand import Phase
 from ..i18n import resolve_locale, t
 from ..view import PublicView, TrickView
-from .card_art import RGB, AnyFont, card_face, font, has_raqm, suit_image
+from .card_art import DRAWING, RGB, AnyFont, card_face, font, has_raqm, suit_image
 from .model import NAME_LIMIT, Payload, TableInfo
 from .text import action_text, level_text
 
@@ -570,7 +570,6 @@ def encode_png(image: Image.Image) -> bytes:
 
 _cache: OrderedDict[PictureState, bytes] = OrderedDict()
 _cache_lock: Final = threading.Lock()  # the bot draws on a thread of its own (cogs.pictures); tests and scripts here
-_drawing: Final = threading.Lock()  # one picture at a time: FreeType's faces are not to be shared between threads
 
 
 def cached_picture(state: PictureState) -> bytes | None:
@@ -593,7 +592,7 @@ def draw_picture(state: PictureState) -> bytes:
     cached = cached_picture(state)
     if cached is not None:
         return cached
-    with _drawing:
+    with DRAWING:  # one picture at a time (card_art.DRAWING)
         png = encode_png(_draw(state) if state.up_card is not None and state.trick else _compose(state))
     with _cache_lock:
         _cache[state] = png
@@ -653,6 +652,11 @@ def with_picture(payload: Payload, png: bytes) -> Payload:
 def warm_up() -> None:
     """Load the fonts, adapt the palette and draw every card's tiles now (about a second, at start-up, on a
     thread), not at the tables' first edits: a card face takes 1.5 ms to draw."""
+    with DRAWING:
+        _warm_up()
+
+
+def _warm_up() -> None:
     _palette()
     for index in range(32):
         _card_tile(index, UP_CARD, UP_SPOT, None)
