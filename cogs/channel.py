@@ -33,6 +33,10 @@ from .shown import TableState
 from .wire import edit_message, send_message
 
 if TYPE_CHECKING:
+    from baloot.render import TableInfo as RenderInfo
+    from baloot.summary import MatchSummary
+    from baloot.tables import HandSnapshot
+
     from .runtime import Runtime
 
 log = logging.getLogger("baloot.discord")
@@ -228,17 +232,24 @@ class ChannelBoard:
             if state.hand_no is not None or state.closed:
                 payload["components"] = []  # the match began: no more lobby buttons
             return payload
+        shown = self._hand_shown(state, key)
+        if shown is None:
+            return None
+        hand, sheet, info = shown
+        payload = render_table(info, hand.public, sheet, language, index=_order(key))
+        if state.closed:
+            payload["components"] = []
+        return payload
+
+    def _hand_shown(self, state: TableState, key: str) -> tuple[HandSnapshot, MatchSummary, RenderInfo] | None:
+        """The hand message ``key`` shows, the match so far and the names to show (None: nothing to show yet)."""
         hand_no = _order(key)
         hand = state.hand_at(hand_no)
         sheet = state.snapshot.sheet
         if hand is None or sheet is None or hand_no >= len(sheet.hands):
             return None
         # an earlier hand: no turn, no notice
-        info = runtime.render_info(state, for_seat=None if hand_no == state.hand_no else -1)
-        payload = render_table(info, hand.public, sheet, language, index=hand_no)
-        if state.closed:
-            payload["components"] = []
-        return payload
+        return hand, sheet, self.runtime.render_info(state, for_seat=None if hand_no == state.hand_no else -1)
 
     def pictures_drawn(self) -> bool:
         """Whether few enough tables are active for pictures (the channel's, and with TABLE_PICTURES=all the
@@ -252,16 +263,13 @@ class ChannelBoard:
         active tables the messages go text only (a picture is about 1.4 ms of
         CPU, ``scripts/bench_pictures.py --tables 100``, and 13 per hand).
         """
-        runtime = self.runtime
-        if key == LOBBY or runtime.pictures == "off" or not self.pictures_drawn():
+        if key == LOBBY or self.runtime.pictures == "off" or not self.pictures_drawn():
             return None
-        hand_no = _order(key)
-        hand = state.hand_at(hand_no)
-        sheet = state.snapshot.sheet
-        if hand is None or sheet is None or hand_no >= len(sheet.hands):
+        shown = self._hand_shown(state, key)
+        if shown is None:
             return None
-        info = runtime.render_info(state, for_seat=None if hand_no == state.hand_no else -1)
-        public, language, score = hand.public, runtime.language_of(state), sheet.score_after(hand_no)
+        hand, sheet, info = shown
+        public, language, score = hand.public, self.runtime.language_of(state), sheet.score_after(_order(key))
         return lambda: table_picture(info, public, None, language, score)
 
     async def _send(self, state: TableState, board: Board, key: str) -> None:
