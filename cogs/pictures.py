@@ -2,12 +2,13 @@
 
 The channel's table message gets a picture at each edit while PICTURE_TABLES
 or fewer tables are active (issue 10). Drawn on the event loop, every press
-behind a picture waited for it: at 100 tables the bot answered presses at
-p99 225 ms instead of 8 (``scripts/bench_tables.py --tables 100``). One worker
-thread draws them, one after another: Pillow lets go of the GIL while it
-composites, maps and compresses, so on a machine with two cores the drawing
-runs beside the loop. A picture that fails to draw is logged and the message
-goes out as text, as before (:func:`.payloads.attach_picture`).
+behind a picture waited for it: at 100 tables the bot answered presses at p99
+160-230 ms, against 11 ms with the pictures here (``scripts/bench_tables.py
+--tables 100 --hands 1 --think 1.5``). One worker thread draws them, one after
+another: Pillow lets go of the GIL while it maps colours and compresses, so on
+a machine with two cores most of the drawing runs beside the loop. A picture
+that fails to draw is logged and the message goes out as text, as before
+(:func:`.payloads.attach_picture`).
 """
 
 from __future__ import annotations

@@ -44,6 +44,8 @@ RESET_ERRNOS: Final = (54, 10054)
 """A connection reset by the peer, as the adapter retries it."""
 _HELD_LIMIT: Final = 4096
 _JSON: Final = {"Content-Type": "application/json"}
+_held: dict[str, float] = {}
+"""Token -> monotonic time before which no request may use it (its bucket is spent)."""
 Files: TypeAlias = Sequence[tuple[str, bytes]]
 """A payload's ``files``: (filename, bytes), uploaded as ``files[0]``, ``files[1]``..."""
 _UNSAFE_FILENAME: Final = frozenset('"\\\r\n')
@@ -72,8 +74,7 @@ def multipart(payload_json: bytes, files: Files) -> tuple[bytes, str]:
                   "Content-Type: application/octet-stream\r\n\r\n".encode("ascii"), data, b"\r\n"]
     parts += [b"--", mark, b"--\r\n"]
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"
-_held: dict[str, float] = {}
-"""Token -> monotonic time before which no request may use it (its bucket is spent)."""
+
 
 
 def _hold(token: str, seconds: float) -> None:

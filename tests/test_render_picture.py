@@ -313,7 +313,7 @@ def test_an_up_card_beside_a_trick_is_drawn_whole() -> None:
     assert draw_picture(state) == _reference(state)
 
 
-TEXTS = ["Ali", "عبدالله و سارة", "\u2068ناصر\u2069 & Lee", "x" * 80, "👨‍👩‍👧 李小龍", "12 (+16)"]
+TEXTS = ["Ali", "عبدالله و سارة", "\u2068ناصر\u2069 & Lee", "x" * 80, "👨‍👩‍👧 李小龍", "12 (+16)", "two\nlines"]
 
 
 @pytest.mark.parametrize("text", TEXTS)

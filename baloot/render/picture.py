@@ -287,7 +287,7 @@ def _text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, f: 
     text, (left, top, right, bottom) = _layout(text, f, width, direction)
     x = centre[0] - (right - left) / 2 - left
     y = centre[1] - (bottom - top) / 2 - top
-    if isinstance(f, ImageFont.FreeTypeFont) and draw.fontmode == "L":
+    if isinstance(f, ImageFont.FreeTypeFont) and draw.fontmode == "L" and "\n" not in text:  # else Pillow's way
         mask, offset = _glyphs(text, f, direction, (math.modf(x)[0], math.modf(y)[0]))
         draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, draw.draw.draw_ink(fill))
     else:
