@@ -27,12 +27,17 @@ from cogs.wire import UPDATE_MESSAGE, callback_message_id, message_callback, mes
 INFO = TableInfo("4242", names=("Noura", "Fahad", "Reem", "Saad"))
 
 
-def discord_py_body(payload: Payload) -> dict[str, Any]:
-    """What ``Message.edit(**message_args(payload))`` sends, less the fields that are defaults."""
-    body = dict(handle_message_parameters(**message_args(payload)).payload or {})
+def without_defaults(body: dict[str, Any]) -> dict[str, Any]:
+    """A message body discord.py built, less the fields it always sends at their defaults (``tts``, embed flags 0)."""
+    body = dict(body)
     body.pop("tts", None)
     body["embeds"] = [{k: v for k, v in e.items() if (k, v) != ("flags", 0)} for e in body.get("embeds", [])]
     return body
+
+
+def discord_py_body(payload: Payload) -> dict[str, Any]:
+    """What ``Message.edit(**message_args(payload))`` sends, less the fields that are defaults."""
+    return without_defaults(handle_message_parameters(**message_args(payload)).payload or {})
 
 
 def payloads(seed: int) -> list[Payload]:  # private views drawn with the bot's card emojis, as cogs/private.py does
@@ -84,13 +89,6 @@ def discord_py_params(payload: Payload, callback: int | None = None) -> Any:
     if callback is None:
         return handle_message_parameters(**common)  # type: ignore[arg-type]
     return interaction_message_response_params(type=callback, **common)  # type: ignore[arg-type]
-
-
-def without_defaults(body: dict[str, Any]) -> dict[str, Any]:
-    body = dict(body)
-    body.pop("tts", None)
-    body["embeds"] = [{k: v for k, v in e.items() if (k, v) != ("flags", 0)} for e in body.get("embeds", [])]
-    return body
 
 
 @pytest.mark.parametrize("callback", [None, UPDATE_MESSAGE])
