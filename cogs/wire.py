@@ -147,7 +147,8 @@ def _installed(client: discord.Client) -> LeanSession | None:
 
 def _lean(client: discord.Client, payload: Payload) -> LeanSession | None:
     """The lean session for ``payload`` (no proxy; files named plainly), else None (the adapter's path)."""
-    if client.http.proxy is not None or not token_http.plain_filenames(_files(payload)):
+    files = payload.get("files")
+    if client.http.proxy is not None or (files and not token_http.plain_filenames(files)):
         return None
     return _installed(client)
 
