@@ -36,7 +36,6 @@ from baloot.render import (
     table_info_from,
 )
 from baloot.render.custom_ids import PREFIX, CustomIdError
-from baloot.render.text import display_name
 from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableRestarting
 
 from .emojis import CARD_EMOJIS
@@ -47,10 +46,12 @@ from .replies import (
     answered,
     in_time,
     join_notice,
+    left_notice,
     parse_id,
     remember_name,
     reply,
     reply_error,
+    started_notice,
     tell_dms_closed,
     update,
     user_locale,
@@ -228,12 +229,10 @@ async def lobby_press(interaction: discord.Interaction, lobby: LobbyId) -> None:
             info = await in_time(interaction, service.join(channel_id, user.id, user.display_name,
                                                            seat=lobby.seat, team=lobby.team), ephemeral=True)
             await remember_name(interaction)
-            await reply(interaction, join_notice(runtime, info, user.id, display_name(user.display_name, locale),
-                                                 locale), ephemeral=True)
+            await reply(interaction, join_notice(runtime, info, user.id, user.display_name, locale), ephemeral=True)
         elif lobby.op == "leave":
             await in_time(interaction, service.leave(channel_id, user.id), ephemeral=True)
-            await reply(interaction, render_text("notice.left", locale, name=display_name(user.display_name, locale)),
-                        ephemeral=True)
+            await reply(interaction, left_notice(user.display_name, locale), ephemeral=True)
         elif lobby.op == "bots":
             info = await in_time(interaction, service.fill_with_bots(channel_id, user.id, lobby.level or "normal"),
                                  ephemeral=True)
@@ -241,13 +240,7 @@ async def lobby_press(interaction: discord.Interaction, lobby: LobbyId) -> None:
                         ephemeral=True)
         else:
             info = await in_time(interaction, service.start(channel_id, user.id), ephemeral=False)
-            state = runtime.shown.track(service.snapshot(info.id))
-            language = runtime.language_of(state)
-            dealer = state.snapshot.dealer or 0
-            seated = info.seats[dealer]
-            await reply(interaction, render_text("notice.started", language,
-                                                 name=display_name(seated.name if seated else "", language)),
-                        ephemeral=False)
+            await reply(interaction, started_notice(runtime, info), ephemeral=False)
     except Exception as exc:
         await reply_error(interaction, exc)
     await tell_dms_closed(interaction)

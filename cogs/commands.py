@@ -30,8 +30,10 @@ from .replies import (
     in_time,
     is_admin,
     join_notice,
+    left_notice,
     remember_name,
     reply,
+    started_notice,
     tell_dms_closed,
     user_locale,
 )
@@ -171,9 +173,8 @@ class BalootCommands(commands.Cog):
             team=None if team is None else check_choice(team.value, (0, 1)),
         ), ephemeral=True)
         await remember_name(interaction)
-        payload = join_notice(self.runtime, info, interaction.user.id,
-                              discord.utils.escape_markdown(interaction.user.display_name), locale)
-        await reply(interaction, payload, ephemeral=True)
+        await reply(interaction, join_notice(self.runtime, info, interaction.user.id, interaction.user.display_name,
+                                             locale), ephemeral=True)
 
     @baloot.command(name=cmd_str("cmd.leave.name"), description=cmd_str("cmd.leave.desc"))
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -181,9 +182,7 @@ class BalootCommands(commands.Cog):
         locale = user_locale(interaction)
         await in_time(interaction, self.runtime.service.leave(interaction.channel_id or 0, interaction.user.id),
                       ephemeral=True)
-        await reply(interaction, render_text(
-            "notice.left", locale, name=discord.utils.escape_markdown(interaction.user.display_name)
-        ), ephemeral=True)
+        await reply(interaction, left_notice(interaction.user.display_name, locale), ephemeral=True)
 
     @baloot.command(name=cmd_str("cmd.start.name"), description=cmd_str("cmd.start.desc"))
     async def start(self, interaction: discord.Interaction) -> None:
@@ -192,13 +191,7 @@ class BalootCommands(commands.Cog):
         user_locale(interaction)
         info = await in_time(interaction, runtime.service.start(interaction.channel_id or 0, interaction.user.id),
                              ephemeral=False)
-        state = runtime.shown.track(runtime.service.snapshot(info.id))
-        language = runtime.language_of(state)
-        dealer = state.snapshot.dealer or 0
-        seated = info.seats[dealer]
-        name = seated.name if seated is not None else ""
-        await reply(interaction, render_text("notice.started", language, name=discord.utils.escape_markdown(name)),
-                    ephemeral=False)
+        await reply(interaction, started_notice(runtime, info), ephemeral=False)
         await tell_dms_closed(interaction)
 
     @baloot.command(name=cmd_str("cmd.fill.name"), description=cmd_str("cmd.fill.desc"))

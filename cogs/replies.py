@@ -28,7 +28,7 @@ from discord.ext import commands
 from baloot.errors import BalootError
 from baloot.i18n import resolve_locale, t
 from baloot.render import Payload, render_error, render_text
-from baloot.render.text import seat_name
+from baloot.render.text import display_name, seat_name
 from baloot.tables import StorageUnavailable, TableInfo
 
 from .payloads import message_args, send_args
@@ -260,9 +260,10 @@ async def tell_dms_closed(interaction: discord.Interaction) -> None:
         log.exception("could not tell user %s that their DMs are closed", interaction.user.id)
 
 
-def join_notice(runtime: Runtime, info: TableInfo, user_id: int, name: str, locale: str) -> Payload:
+def join_notice(runtime: Runtime, info: TableInfo, user_id: int, raw_name: str, locale: str) -> Payload:
     """The private answer to a join (command or lobby button): the seat, and the partner by name once
-    seated, else the team's number (issue 10)."""
+    seated, else the team's number (issue 10). ``raw_name``: the joiner's name as Discord gives it."""
+    name = display_name(raw_name, locale)
     where = info.seat_of(user_id)
     assert where is not None
     seat_text = t("seat.number", locale, n=where + 1)
@@ -273,3 +274,20 @@ def join_notice(runtime: Runtime, info: TableInfo, user_id: int, name: str, loca
         return render_text("notice.joined_with", locale, name=name, seat=seat_text, partner=partner_name)
     return render_text("notice.joined", locale, name=name, seat=seat_text,
                        team=t("team.number", locale, n=(where & 1) + 1))
+
+
+def left_notice(raw_name: str, locale: str) -> Payload:
+    """The private answer to a leave (command or lobby button), naming who stood up."""
+    return render_text("notice.left", locale, name=display_name(raw_name, locale))
+
+
+def started_notice(runtime: Runtime, info: TableInfo) -> Payload:
+    """The channel's answer to a start (command or lobby button): who deals first, in the table's language.
+
+    The dealer's name goes through :func:`~baloot.render.text.display_name` like every name in a
+    public message: cut, markdown-escaped and isolated, so a name with a direction override or a
+    mention cannot turn or ping the rest of the line."""
+    state = runtime.shown.track(runtime.service.snapshot(info.id))
+    language = runtime.language_of(state)
+    seated = info.seats[state.snapshot.dealer or 0]
+    return render_text("notice.started", language, name=display_name(seated.name if seated else "", language))

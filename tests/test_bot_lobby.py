@@ -17,13 +17,13 @@ async def test_seats_teams_leave_score_and_end_by_vote(discord_env: DiscordEnv, 
     assert "alice opened a Baloot table" in plain(lobby.embeds[0]["description"])
 
     joined = await bob.slash("baloot", "join", channel=table.channel, team=1)
-    assert joined.message is not None and joined.message.content == "bob sits in Seat 2 (Team 2)."
+    assert joined.message is not None and plain(joined.message.content) == "bob sits in Seat 2 (Team 2)."
     joined = await carol.slash("baloot", "join", channel=table.channel)
     # issue 10: the partner by name (alice sits in Seat 1) rather than "Team 1".
     assert joined.message is not None and plain(joined.message.content) == "carol sits in Seat 3, partnering alice."
     assert refused(await dave.slash("baloot", "join", channel=table.channel, seat=3)) == "That seat is taken."
     left = await carol.slash("baloot", "leave", channel=table.channel)
-    assert left.ephemeral and left.message is not None and left.message.content == "carol left the table."
+    assert left.ephemeral and left.message is not None and plain(left.message.content) == "carol left the table."
     # The lobby message in the channel is edited (not re-sent) to show who sits where.
     await discord_env.wait_for(lambda: "Seat 2: bob" in plain(lobby.embeds[0]["fields"][1]["value"])
                                and "Seat 3: (empty seat)" in lobby.embeds[0]["fields"][1]["value"])
@@ -76,7 +76,7 @@ async def test_tables_in_two_channels_one_seat_per_user(discord_env: DiscordEnv,
     assert refused(await erin.slash("baloot", "join", channel=table.channel)) == "You are already seated at a table."
     await bob.slash("baloot", "leave", channel=table.channel)
     joined = await bob.slash("baloot", "join", channel=second)
-    assert joined.message is not None and joined.message.content == "bob sits in Seat 2 (Team 2)."
+    assert joined.message is not None and plain(joined.message.content) == "bob sits in Seat 2 (Team 2)."
     assert len(table.query("SELECT id FROM tables WHERE status = 'open'")) == 2
     # A server admin ends a table they did not create and do not sit at.
     ended = await table.host.person.slash("baloot", "end", channel=second)
@@ -95,3 +95,24 @@ async def test_create_can_turn_sawa_off(discord_env: DiscordEnv, tmp_path: Path)
     assert rules[second.id]["sawa"] is False
     assert rules[table.channel.id]["sawa"] is True  # on unless set off (R9)
     table.assert_clean_log()
+
+
+async def test_names_in_command_answers_are_isolated_and_ping_nobody(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    """/baloot join, leave and start name a player the way every other message does (display_name): cut,
+    markdown-escaped, in FSI … PDI, so a right-to-left override in a name cannot turn the rest of the line
+    and a mention in it pings nobody. The start line is public."""
+    names = ("\u202eAlice @everyone", "\u202eBob *b*", "\u202eCarol <@1>", "\u202eDave @here")
+    table = await open_table(discord_env, tmp_path, names=names, start=False)
+    dave = table.players[3].person
+    left = await dave.slash("baloot", "leave", channel=table.channel)
+    assert left.ephemeral and left.message is not None
+    assert left.message.content == "\u2068\u202eDave @\u200bhere\u2069 left the table."
+    joined = await dave.slash("baloot", "join", channel=table.channel)
+    assert joined.ephemeral and joined.message is not None
+    assert joined.message.content.startswith("\u2068\u202eDave @\u200bhere\u2069 sits in Seat 4")
+    started = await table.host.person.slash("baloot", "start", channel=table.channel)
+    assert not started.ephemeral and started.message is not None
+    text = started.message.content
+    assert text.startswith("The match begins! \u2068\u202e") and text.endswith("\u2069 deals first."), repr(text)
+    assert "@everyone" not in text and "@here" not in text and "<@1>" not in text
+    assert started.message.allowed_mentions == {"parse": []}
