@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Coroutine
 from typing import Any, Final
 
 import discord
@@ -42,6 +43,7 @@ from .emojis import CARD_EMOJIS
 from .forward import forwarded_payload
 from .private import Shown, with_seat_picture
 from .replies import (
+    BadInput,
     NotYourHand,
     answered,
     in_time,
@@ -357,6 +359,27 @@ def pressed_interaction(state: Any, data: Any, message: Any) -> discord.Interact
     return interaction
 
 
+async def _refuse_unknown(custom_id: str) -> None:
+    """A press on a component that is none of the bot's (a retired version's button, a forged id)."""
+    raise BadInput(f"no button of this bot has the id {custom_id[:100]!r}")
+
+
+def claimed(store: Any, data: Any, custom_id: str, message: Any) -> bool:
+    """Whether discord.py's view store will run something for this component press: a registered
+    ``DynamicItem`` whose template matches the whole id, or an item of a stored view (of the pressed
+    message, or a persistent one). Otherwise discord.py drops the press without an answer
+    (``ViewStore.dispatch_view`` at the pinned version), and Discord shows "This interaction failed"."""
+    if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items):
+        return True
+    key = (data.get("data", {}).get("component_type"), custom_id)
+    try:
+        message_id: int | None = int(message["id"])
+    except (KeyError, TypeError, ValueError):
+        message_id = None
+    views = store._views
+    return key in views.get(message_id, {}) or key in views.get(None, {})
+
+
 def dispatch_presses_directly(client: discord.Client) -> None:
     """Run a press on one of our buttons without rebuilding its message as a discord.py ``View`` (issue 9).
 
@@ -375,8 +398,12 @@ def dispatch_presses_directly(client: discord.Client) -> None:
     ``Button``s (``View.from_message``) only to find the pressed one, which our
     items never read: they are rebuilt from the ``custom_id`` alone. For the
     same reason the pressed message is handed to discord.py without its embeds
-    and buttons. Other dynamic items keep discord.py's path. Checked end to end
-    by every ``tests/test_bot_*`` press and by ``tests/test_buttons_dispatch.py``.
+    and buttons. Other dynamic items keep discord.py's path. A press that no
+    item would take (:func:`claimed`: a retired version's button, a tampered
+    id), which discord.py would drop unanswered, gets the private "not a valid
+    action" (:class:`~.replies.BadInput`). Checked end to end by every
+    ``tests/test_bot_*`` press, ``tests/test_bot_faults.py`` and
+    ``tests/test_buttons_dispatch.py``.
     """
     store = client._connection._view_store
     original = store.schedule_dynamic_item_call
@@ -411,17 +438,29 @@ def dispatch_presses_directly(client: discord.Client) -> None:
         except Exception:
             log.exception("Ignoring exception in dynamic item callback for %r", ActionButton)
 
+    async def refuse(interaction: discord.Interaction, custom_id: str) -> None:
+        log.debug("a press on a component no item takes (%r) is refused", custom_id[:100])
+        await answered(interaction, _refuse_unknown(custom_id))
+
+    def spawn(work: Coroutine[Any, Any, None], interaction: discord.Interaction) -> None:
+        task = asyncio.create_task(work, name="baloot-press")
+        running.add(task)
+        task.add_done_callback(running.discard)
+        state.dispatch("interaction", interaction)
+
     def parse_interaction_create(data: Any) -> None:
         message: Any = data.get("message") if data.get("type") == 3 else None
-        custom_id = str(data.get("data", {}).get("custom_id", "")) if message else ""
-        if not custom_id.startswith(ours):
+        if not message:
             parse(data)
-        elif action.fullmatch(custom_id) is not None:
-            interaction = pressed_interaction(state, data, message)
-            task = asyncio.create_task(run(interaction, custom_id), name="baloot-press")
-            running.add(task)
-            task.add_done_callback(running.discard)
-            state.dispatch("interaction", interaction)
+            return
+        custom_id = str(data.get("data", {}).get("custom_id", ""))
+        ours_id = custom_id.startswith(ours)
+        if ours_id and action.fullmatch(custom_id) is not None:
+            spawn(run(interaction := pressed_interaction(state, data, message), custom_id), interaction)
+        elif not claimed(store, data, custom_id, message):  # discord.py would drop it: Discord says "failed"
+            spawn(refuse(interaction := pressed_interaction(state, data, message), custom_id), interaction)
+        elif not ours_id:
+            parse(data)
         else:  # the pressed message's plain fields: discord.py parses them into a ``Message`` nothing else reads
             kept = {key: message[key] for key in _PRESSED_MESSAGE_KEYS if key in message}
             parse({**data, "message": {**kept, "embeds": [], "components": [], "attachments": []}})

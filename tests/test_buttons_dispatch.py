@@ -181,6 +181,7 @@ async def test_other_dynamic_items_keep_discords_path(store: Any, monkeypatch: p
 
 def test_the_pressed_message_reaches_discord_py_without_its_embeds_and_buttons() -> None:
     client = discord.Client(intents=discord.Intents.none())
+    client.add_dynamic_items(*DYNAMIC_ITEMS, Other)
     seen: list[dict[str, Any]] = []
     client._connection.parsers["INTERACTION_CREATE"] = seen.append
     dispatch_presses_directly(client)
@@ -196,3 +197,37 @@ def test_the_pressed_message_reaches_discord_py_without_its_embeds_and_buttons()
     assert seen[0]["data"] == ours["data"]
     assert seen[1] is other and seen[2] is command
     assert message["embeds"] == [{"title": "x"}]  # what Discord sent is left as it was
+
+
+@pytest.mark.parametrize("guild", [False, True], ids=["dm", "server channel"])
+async def test_a_press_no_item_takes_is_refused_not_dropped(guild: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """discord.py drops a component press that no dynamic item's template and no stored view's item takes,
+    and Discord then shows "This interaction failed": such a press (a retired version's button, a tampered
+    client) gets the private "not a valid action" instead, and never reaches the view store."""
+    client = discord.Client(intents=discord.Intents.none())
+    client._connection.user = discord.ClientUser(state=client._connection, data={  # logged in
+        "id": "77", "username": "baloot", "discriminator": "0", "global_name": None, "avatar": None, "bot": True})
+    client.add_dynamic_items(*DYNAMIC_ITEMS, Other)
+    seen: list[str] = []
+    client._connection.parsers["INTERACTION_CREATE"] = lambda data: seen.append(data["data"]["custom_id"])
+    dispatch_presses_directly(client)
+    refusals: list[tuple[int, str]] = []
+
+    async def answered(interaction: discord.Interaction, work: Any) -> None:
+        try:
+            await work
+        except Exception as exc:
+            refusals.append((interaction.id, type(exc).__name__))
+
+    monkeypatch.setattr(buttons, "answered", answered)
+    kept = discord.ui.View(timeout=None)  # a view stored for message 321 claims its own items' ids
+    kept.add_item(discord.ui.Button[Any](custom_id="kept"))
+    client._connection.store_view(kept, 321)
+    parse = client._connection.parsers["INTERACTION_CREATE"]
+    for custom_id in ("garbage", f"{encode_table_id('7', 'mine')}:x", "kept", "other:5", encode_table_id("7", "mine"),
+                      "bl:", "x" * 100):
+        parse(press_payload(custom_id, guild=guild))
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert seen == ["kept", "other:5", encode_table_id("7", "mine")]
+    assert refusals == [(900, "BadInput")] * 4
