@@ -84,7 +84,7 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
     week = await alice.slash("baloot", "leaderboard", channel=channel, sort="wins", period="week")
     assert not week.ephemeral
     lines = description(week).splitlines()
-    assert lines[0] == "2 matches · 3 hands · Sun 33% · Hokum 67% · 1 kaboots"
+    assert lines[0] == "2 matches · 3 hands · Sun 33% · Hokum 67% · Kaboots 1"  # a count, not "1 kaboots"
     assert lines[2:] == [
         f"**1.** <@{e}> — **1** won of 1",
         f"**2.** <@{a}> — **1** won of 2",

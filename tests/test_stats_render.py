@@ -57,6 +57,40 @@ def test_leaderboard_pages_fit_and_link_to_their_neighbours(locale: str, sort: B
         assert re.fullmatch(BOARD_ID_TEMPLATE, b["custom_id"]) and len(b["custom_id"]) <= 100
 
 
+@pytest.mark.parametrize(("locale", "head", "footer", "rule"), [
+    ("en", "1 match · 1 hand · Sun 100% · Hokum 0% · Kaboots 1", "Page 1 of 1 · 1 player",
+     "Listed by win rate from 1 match in the period."),
+    ("ar", "مباراة واحدة · جولة واحدة · صن 100% · حكم 0% · كبوت 1", "الصفحة 1 من 1 · لاعب واحد",
+     "الترتيب حسب نسبة الفوز لمن لعب مباراة واحدة على الأقل في الفترة."),
+])
+def test_leaderboard_counts_take_their_plural_forms(locale: str, head: str, footer: str, rule: str) -> None:
+    one = LeaderboardPage(GUILD, BoardSort.WIN_RATE, Period.ALL, 0, 10, 1,
+                          (LeaderboardEntry(1, 10**17, 1, 1, 1.0, None),), 1)
+    embed = render_leaderboard(one, ServerTally(1, 1, 1, 0, 1), locale)["embeds"][0]
+    lines = [strip_isolates(line) for line in embed["description"].splitlines()]
+    assert lines[0] == head and lines[-1] == rule
+    assert strip_isolates(embed["footer"]["text"]) == footer
+    three = render_leaderboard(page(BoardSort.WINS, 0, 3), ServerTally(3, 4, 2, 2, 0), locale)["embeds"][0]
+    assert strip_isolates(three["description"]).startswith(
+        {"en": "3 matches · 4 hands", "ar": "3 مباريات · 4 جولات"}[locale])
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_an_empty_rating_board_after_matches_says_why(locale: str) -> None:
+    """Matches with bots rate nobody (issue 6): a rating board with matches played and nobody on it says so,
+    rather than asking the players who just finished a match to finish one."""
+    empty = LeaderboardPage(GUILD, BoardSort.RATING, Period.ALL, 0, 10, 0, (), 5)
+    played = strip_isolates(render_leaderboard(empty, ServerTally(1, 3, 1, 2), locale)["embeds"][0]["description"])
+    fresh = strip_isolates(render_leaderboard(empty, ServerTally(), locale)["embeds"][0]["description"])
+    wins = LeaderboardPage(GUILD, BoardSort.WINS, Period.ALL, 0, 10, 0, (), 5)
+    by_wins = strip_isolates(render_leaderboard(wins, ServerTally(1, 3, 1, 2), locale)["embeds"][0]["description"])
+    assert played.endswith({"en": "Nobody is rated yet: only matches of four people change ratings.",
+                            "ar": "لا أحد له تقييم بعد: لا تغيّر التقييم إلا مباريات أربعة لاعبين من البشر."}[locale])
+    finish = {"en": "Nobody is on this leaderboard yet: finish a match to appear.",
+              "ar": "لا أحد في هذا الترتيب بعد: أنهِ مباراة لتظهر فيه."}[locale]
+    assert fresh.endswith(finish) and by_wins.endswith(finish)
+
+
 def test_first_and_last_pages_disable_their_outer_button_and_one_page_has_none() -> None:
     first = render_leaderboard(page(BoardSort.WINS, 0, 25), ServerTally(), "en")["components"][0]["components"]
     last = render_leaderboard(page(BoardSort.WINS, 2, 25), ServerTally(), "en")["components"][0]["components"]

@@ -40,9 +40,10 @@ AR_STATS: Final = {
     "stats.board.line.wins": "**{place}.** {player} — فاز **{wins}** من {matches}",
     "stats.board.line.winrate": "**{place}.** {player} — **{rate}** · فاز {wins} من {matches}",
     "stats.board.empty": "لا أحد في هذا الترتيب بعد: أنهِ مباراة لتظهر فيه.",
-    "stats.board.min_matches": "الترتيب حسب نسبة الفوز لمن لعب {n} مباريات على الأقل في الفترة.",
-    "stats.board.server": "{matches} مباراة · {hands} جولة · صن {sun} · حكم {hokum} · كبوت {kaboots}",
-    "stats.board.page": "الصفحة {page} من {pages} · {total} لاعب",
+    "stats.board.empty_rated": "لا أحد له تقييم بعد: لا تغيّر التقييم إلا مباريات أربعة لاعبين من البشر.",
+    "stats.board.min_matches": "الترتيب حسب نسبة الفوز لمن لعب {matches} على الأقل في الفترة.",
+    "stats.board.server": "{matches} · {hands} · صن {sun} · حكم {hokum} · كبوت {kaboots}",
+    "stats.board.page": "الصفحة {page} من {pages} · {players}",
     "stats.button.previous": "السابق",
     "stats.button.next": "التالي",
     # The stats card.

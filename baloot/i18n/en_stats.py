@@ -40,9 +40,10 @@ EN_STATS: Final = {
     "stats.board.line.wins": "**{place}.** {player} — **{wins}** won of {matches}",
     "stats.board.line.winrate": "**{place}.** {player} — **{rate}** · {wins} won of {matches}",
     "stats.board.empty": "Nobody is on this leaderboard yet: finish a match to appear.",
-    "stats.board.min_matches": "Listed by win rate from {n} matches in the period.",
-    "stats.board.server": "{matches} matches · {hands} hands · Sun {sun} · Hokum {hokum} · {kaboots} kaboots",
-    "stats.board.page": "Page {page} of {pages} · {total} players",
+    "stats.board.empty_rated": "Nobody is rated yet: only matches of four people change ratings.",
+    "stats.board.min_matches": "Listed by win rate from {matches} in the period.",
+    "stats.board.server": "{matches} · {hands} · Sun {sun} · Hokum {hokum} · Kaboots {kaboots}",
+    "stats.board.page": "Page {page} of {pages} · {players}",
     "stats.button.previous": "Previous",
     "stats.button.next": "Next",
     # The stats card.

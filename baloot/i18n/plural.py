@@ -42,6 +42,8 @@ _EN: Final[Mapping[str, Mapping[str, str]]] = {
     "seconds": {"one": "{n} second", "other": "{n} seconds"},
     "hands": {"one": "{n} hand", "other": "{n} hands"},
     "games": {"one": "{n} game", "other": "{n} games"},
+    "matches": {"one": "{n} match", "other": "{n} matches"},
+    "players": {"one": "{n} player", "other": "{n} players"},
 }
 # Arabic: 1 and 2 are said with the noun alone (أكلة، أكلتان); 3–10 take the plural,
 # 11–99 and 100+ the singular (accusative/genitive), 0 the singular after لا-less digits.
@@ -56,6 +58,10 @@ _AR: Final[Mapping[str, Mapping[str, str]]] = {
               "many": "{n} جولة", "other": "{n} جولة"},
     "games": {"zero": "{n} صكة", "one": "صكة واحدة", "two": "صكتان", "few": "{n} صكات",
               "many": "{n} صكة", "other": "{n} صكة"},
+    "matches": {"zero": "{n} مباراة", "one": "مباراة واحدة", "two": "مباراتان", "few": "{n} مباريات",
+                "many": "{n} مباراة", "other": "{n} مباراة"},
+    "players": {"zero": "{n} لاعب", "one": "لاعب واحد", "two": "لاعبان", "few": "{n} لاعبين",
+                "many": "{n} لاعب", "other": "{n} لاعب"},
 }
 PHRASES: Final[Mapping[str, Mapping[str, Mapping[str, str]]]] = {"en": _EN, "ar": _AR}
 

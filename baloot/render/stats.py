@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from ..i18n import resolve_locale, t
 from ..i18n.direction import orient_payload
+from ..i18n.plural import count
 from ..storage.stats_rows import (
     BoardSort,
     HistoryEntry,
@@ -112,19 +113,22 @@ def render_leaderboard(page: LeaderboardPage, server: ServerTally, locale: str,
                        names: Names | None = None) -> Payload:
     """A leaderboard page with the server's totals of the period; Previous/Next when there are more pages."""
     loc = resolve_locale(locale)
-    lines = [_board_line(page, i, loc, names) for i in range(len(page.entries))] or [t("stats.board.empty", loc)]
-    head = t("stats.board.server", loc, matches=server.matches, hands=server.hands,
-             sun=percent(server.sun_hands, server.hands), hokum=percent(server.hokum_hands, server.hands),
-             kaboots=server.kaboots)
+    # A rating board with matches played but nobody on it: those matches had bots, which rate nobody (issue 6)
+    empty = "stats.board.empty_rated" if page.sort is BoardSort.RATING and server.matches else "stats.board.empty"
+    lines = [_board_line(page, i, loc, names) for i in range(len(page.entries))] or [t(empty, loc)]
+    head = t("stats.board.server", loc, matches=count("matches", server.matches, loc),
+             hands=count("hands", server.hands, loc), sun=percent(server.sun_hands, server.hands),
+             hokum=percent(server.hokum_hands, server.hands), kaboots=server.kaboots)
     parts = [head, "", *lines]
     if page.sort is BoardSort.WIN_RATE:
-        parts += ["", t("stats.board.min_matches", loc, n=page.min_matches)]
+        parts += ["", t("stats.board.min_matches", loc, matches=count("matches", page.min_matches, loc))]
     embed: dict[str, Any] = {
         "title": t("stats.board.title", loc, sort=t(f"stats.sort.{page.sort.value}", loc),
                    period=t(f"stats.period.{page.period.value}", loc)),
         "description": clip("\n".join(parts), DESCRIPTION),
         "color": GOLD,
-        "footer": {"text": t("stats.board.page", loc, page=page.page + 1, pages=page.pages, total=page.total)},
+        "footer": {"text": t("stats.board.page", loc, page=page.page + 1, pages=page.pages,
+                             players=count("players", page.total, loc))},
     }
     components: list[dict[str, Any]] = []
     if page.pages > 1:
