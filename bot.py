@@ -129,7 +129,7 @@ class BalootClient(_Client):
         )
         self.runtime = runtime
         runtime.channel.edit_budget = process_budget(self.pacer.per_window)  # the shards' share (issue 11)
-        await runtime.languages.load_users()
+        await runtime.languages.load_saved()
         runtime.pings.delay = settings.ping_delay_seconds
         service.add_listener(Presenter(runtime))
         await self.tree.set_translator(CatalogTranslator())

@@ -39,9 +39,13 @@ class Languages:
     _guilds: dict[int, str | None] = field(default_factory=dict)
     users: dict[int, str] = field(default_factory=dict)  # languages players chose for themselves
 
-    async def load_users(self) -> None:
-        """Read every player's chosen language from storage (at start-up)."""
+    async def load_saved(self) -> None:
+        """Read every player's and every server's chosen language from storage (at start-up).
+
+        A server's setting is known before any of its tables is created or resumed: help and errors
+        in its channels follow it from the first command after a restart."""
         self.users = await self.service.storage.player_languages()
+        self._guilds.update(await self.service.storage.guild_languages())
 
     async def set_user(self, user_id: int, language: str | None) -> None:
         """Store the language ``user_id`` chose for their private views, errors and help."""

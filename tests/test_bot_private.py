@@ -120,3 +120,24 @@ async def test_a_stale_interaction_token_falls_back_to_the_dm(discord_env: Disco
     assert dm.channel_id == player.person.dm_channel.id and dm.edits >= 2
     await table.press(player, policy(*turn))  # the DM's buttons work as before
     assert table.action_count() == len(table.acted)
+
+
+async def test_a_servers_language_holds_after_a_restart_before_any_table(discord_env: DiscordEnv,
+                                                                        tmp_path: Path) -> None:
+    """A server set to Arabic answers in Arabic in a channel without a table right after a restart: its
+    setting is read at start-up, not when one of its tables is next created or resumed."""
+    table = await open_table(discord_env, tmp_path, start=False)
+    alice, bob = table.players[0], table.players[1]
+    assert alice.person.id != bob.person.id
+    admin = discord_env.create_user("boss").join(table.guild, admin=True)
+    server = await admin.slash("baloot", "language", channel=table.channel, language="ar", scope="server")
+    assert server.ephemeral and server.message is not None
+    other = discord_env.create_channel(table.guild, "quiet")
+    assert refused(await bob.person.slash("baloot", "hand", channel=other)) == t("error.no_table", "ar")
+    ended = await admin.slash("baloot", "end", channel=table.channel)  # no table left to resume in this server
+    assert ended.message is not None and table.status() != "open"
+    await table.bot.restart()
+    # bob's Discord app is in English and he chose nothing: the server's setting decides
+    assert refused(await bob.person.slash("baloot", "hand", channel=other)) == t("error.no_table", "ar")
+    rules = await bob.person.slash("baloot", "rules", channel=other)
+    assert rules.message is not None and plain(rules.message.embeds[0]["title"]) == plain(t("rules.title", "ar"))

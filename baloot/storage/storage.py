@@ -162,6 +162,11 @@ class Storage:
             return GuildSettings(guild_id)
         return GuildSettings(guild_id, row["language"], bool(row["ai_rated"]))
 
+    async def guild_languages(self) -> dict[int, str]:
+        """Every server's language setting (``/baloot language`` with the server scope), by guild id."""
+        rows = await self.db.fetch_all("SELECT guild_id, language FROM guild_settings WHERE language IS NOT NULL")
+        return {int(r["guild_id"]): str(r["language"]) for r in rows}
+
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         await self.db.execute(
             """INSERT INTO guild_settings (guild_id, language, ai_rated) VALUES (?, ?, ?)
