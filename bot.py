@@ -40,7 +40,7 @@ from dotenv import load_dotenv
 
 from baloot import ENGINE_BUILD
 from baloot.ai import make_player
-from baloot.config import ConfigError, Settings, load_settings
+from baloot.config import ConfigError, Settings, load_settings, require_shared_database
 from baloot.i18n.translator import CatalogTranslator, LocalizedCommandTree
 from baloot.render.picture import warm_up
 from baloot.storage import Storage
@@ -318,8 +318,11 @@ async def run(bot: BalootClient, token: str) -> None:
 def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     """uvloop's event loop where it is installed (Linux, macOS): the same asyncio API at a fraction of the
     CPU per socket read, write and callback (issue 9: bot CPU per press); ``EVENT_LOOP=asyncio`` keeps the
-    standard loop. ``None``: asyncio's default."""
-    if os.environ.get("EVENT_LOOP", "uvloop").strip().lower() == "asyncio":
+    standard loop. ``None``: asyncio's default. Any other value is refused (:class:`ConfigError`)."""
+    choice = os.environ.get("EVENT_LOOP", "").strip().lower() or "uvloop"
+    if choice not in ("uvloop", "asyncio"):
+        raise ConfigError("EVENT_LOOP must be uvloop or asyncio")
+    if choice == "asyncio":
         return None
     try:
         import uvloop
@@ -334,6 +337,8 @@ def main() -> int:
     load_dotenv(override=False)
     try:
         settings = load_settings()
+        require_shared_database(settings)
+        loop_factory = event_loop_factory()
     except ConfigError as exc:
         print(f"baloot: {exc}", file=sys.stderr)
         return 2
@@ -349,7 +354,7 @@ def main() -> int:
         print(f"baloot: {exc}", file=sys.stderr)
         return 2
     try:
-        with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
             runner.run(run(make_bot(settings), settings.token))
     except discord.LoginFailure:
         log.error("Discord refused the token (DISCORD_TOKEN): copy it again from the Developer Portal "

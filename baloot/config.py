@@ -59,6 +59,14 @@ class Settings:
         )
 
 
+def require_shared_database(settings: Settings) -> None:
+    """Refuse a process that holds only some of the shards (``SHARD_IDS``) without ``DATABASE_URL``: the
+    other shards' processes must share its database (issue 11), and an SQLite file is one process's."""
+    if settings.sharded and settings.database_url is None and len(settings.shard_ids) < (settings.shard_count or 0):
+        raise ConfigError("SHARD_IDS names only some of the shards: the processes that hold the others must "
+                          "share one database, so set DATABASE_URL (PostgreSQL)")
+
+
 def shard_of(guild_id: int, shard_count: int) -> int:
     """The shard Discord sends a guild's events to: ``(guild_id >> 22) % shard_count``."""
     return (guild_id >> 22) % shard_count

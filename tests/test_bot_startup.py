@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from fakediscord import DiscordEnv
 from fakediscord.process import REDIRECT_DIR
 from test_bot_harness import REPO, bot_env
@@ -23,6 +24,23 @@ def test_missing_token_exits_2_with_a_clear_message(tmp_path: Path) -> None:
     assert out.returncode == 2
     assert "DISCORD_TOKEN is not set" in out.stderr
     assert not (tmp_path / "baloot.db").exists()
+
+
+@pytest.mark.parametrize(("setting", "message"), [
+    ({"EVENT_LOOP": "asyncoi"}, "EVENT_LOOP must be uvloop or asyncio"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "0"}, "set DATABASE_URL (PostgreSQL)"),
+])
+def test_a_bad_setting_exits_2_in_one_line_before_touching_anything(
+        tmp_path: Path, setting: dict[str, str], message: str) -> None:
+    """A typo in EVENT_LOOP, or a share of the shards on SQLite (its other processes could not share the
+    file), is refused at start-up like every other malformed setting: one line, exit code 2, no database."""
+    env = {k: v for k, v in os.environ.items() if k not in ("EVENT_LOOP", "SHARD_COUNT", "SHARD_IDS")}
+    env.update(bot_env(tmp_path / "baloot.db"), DISCORD_TOKEN="a.b.c", **setting)
+    out = subprocess.run([sys.executable, str(REPO / "bot.py")], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.strip().splitlines() == [out.stderr.strip()] and message in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr and not (tmp_path / "baloot.db").exists()
 
 
 async def test_dev_guild_sync_and_no_token_in_the_logs(discord_env: DiscordEnv, tmp_path: Path) -> None:

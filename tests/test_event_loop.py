@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 import bot
+from baloot.config import ConfigError
 
 
 def test_uvloop_by_default_and_asyncio_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -22,3 +23,13 @@ def test_uvloop_by_default_and_asyncio_on_request(monkeypatch: pytest.MonkeyPatc
     for value in ("asyncio", " AsyncIO "):
         monkeypatch.setenv("EVENT_LOOP", value)
         assert bot.event_loop_factory() is None
+
+
+def test_another_event_loop_name_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A typo (``asyncoi``) is a setting error, not a silent uvloop."""
+    monkeypatch.setenv("EVENT_LOOP", "asyncoi")
+    with pytest.raises(ConfigError, match="EVENT_LOOP must be uvloop or asyncio"):
+        bot.event_loop_factory()
+    uvloop = pytest.importorskip("uvloop")
+    monkeypatch.setenv("EVENT_LOOP", " ")  # empty: the default
+    assert bot.event_loop_factory() is uvloop.new_event_loop

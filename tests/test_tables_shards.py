@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from test_tables_harness import NAMES, open_service
 
-from baloot.config import ConfigError, Settings, load_settings, shard_of
+from baloot.config import ConfigError, Settings, load_settings, require_shared_database, shard_of
 from baloot.storage import TableStatus
 from baloot.tables import TableElsewhere, TableNotRunning, TableService
 
@@ -138,3 +138,13 @@ def test_shard_settings() -> None:
 def test_bad_shard_settings_are_clear_errors(env: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_settings({"DISCORD_TOKEN": "t", **env})
+
+
+def test_a_share_of_the_shards_needs_a_shared_database() -> None:
+    """SHARD_IDS naming some shards means other processes hold the rest: they must share one PostgreSQL."""
+    url = {"DATABASE_URL": "postgresql://baloot@localhost/baloot"}
+    for env in ({}, {"SHARD_COUNT": "4"}, {"SHARD_COUNT": "4", "SHARD_IDS": "3,1,2,0"},
+                {"SHARD_COUNT": "4", "SHARD_IDS": "0,1", **url}):
+        require_shared_database(load_settings({"DISCORD_TOKEN": "t", **env}))
+    with pytest.raises(ConfigError, match="set DATABASE_URL"):
+        require_shared_database(load_settings({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "0,1"}))
