@@ -4,24 +4,56 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .record import replay_text
+
+RECORD_LIMIT = 64 * 1024 * 1024
+"""The largest record ``replay`` reads, in bytes (a 100-hand record is well under 1 MiB)."""
+
+
+def _read(path: str) -> str:
+    """The record's text: a file, or standard input for ``-``, as UTF-8 whatever the locale (R10's
+    records are JSON, which is UTF-8), at most :data:`RECORD_LIMIT` bytes. Raises ValueError."""
+    name = "standard input" if path == "-" else path
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(RECORD_LIMIT + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(RECORD_LIMIT + 1)
+    except OSError as exc:
+        raise ValueError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(data) > RECORD_LIMIT:
+        raise ValueError(f"cannot read {name}: a record is at most {RECORD_LIMIT // (1024 * 1024)} MiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"cannot read {name}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset "
+                         f"{exc.start})") from None
+
+
+def _print_json(obj: object) -> None:
+    """One JSON object and a newline on standard output, in UTF-8 whatever the console's encoding. A
+    reader that stops early (``| head``) is no error: the rest is dropped without a traceback."""
+    try:
+        sys.stdout.buffer.write(json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n")
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        # Python flushes standard output again at exit, which would fail the same way
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _replay(path: str) -> int:
     """R10: print one JSON object; exit 0 for a valid record, 1 for an invalid one."""
     try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        print(json.dumps({"error": {"hand": None, "action": None, "message": f"cannot read {path}: {exc}"}}))
+        text = _read(path)
+    except ValueError as exc:
+        _print_json({"error": {"hand": None, "action": None, "message": str(exc)}})
         return 1
     code, out = replay_text(text)
-    print(json.dumps(out, ensure_ascii=False))
+    _print_json(out)
     return code
 
 

@@ -57,6 +57,10 @@ class GameOverError(IllegalActionError):
     default_code = ErrorCode.HAND_OVER
 
 
+MESSAGE_LIMIT = 1000
+"""The most characters of an R10 error message (it may quote a value of the record)."""
+
+
 class RecordError(BalootError):
     """An invalid game record (R10): names the hand and action index.
 
@@ -78,5 +82,8 @@ class RecordError(BalootError):
         self.action = action
 
     def to_json(self) -> dict[str, object]:
-        """The R10 error object."""
-        return {"error": {"hand": self.hand, "action": self.action, "message": self.message}}
+        """The R10 error object; a message that quotes a huge value from the record is cut to
+        :data:`MESSAGE_LIMIT` characters."""
+        message = self.message if len(self.message) <= MESSAGE_LIMIT else self.message[:MESSAGE_LIMIT - 1] + "…"
+        return {"error": {"hand": self.hand, "action": self.action, "message": message}}
+

@@ -86,10 +86,11 @@ def load_record(text: str) -> Match:
         obj = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise RecordError(f"not valid JSON: {exc}", code=ErrorCode.RECORD_JSON) from None
-    except (RecursionError, ValueError):
-        raise RecordError(
-            "not valid JSON (nested too deeply or malformed)", code=ErrorCode.RECORD_JSON
-        ) from None
+    except RecursionError:
+        raise RecordError("not valid JSON (nested too deeply)", code=ErrorCode.RECORD_JSON) from None
+    except ValueError as exc:  # Python's limit on an integer's digits (sys.get_int_max_str_digits)
+        what = "a number has too many digits" if "digits" in str(exc) else "malformed"
+        raise RecordError(f"not valid JSON ({what})", code=ErrorCode.RECORD_JSON) from None
     return match_from_record(obj)
 
 
