@@ -170,7 +170,7 @@ def refusal(state: TrickState, seat: Seat, card: int) -> IllegalActionError | No
 
 
 _MESSAGES: Final = {
-    NOT_HELD: "You do not hold that card.",
+    NOT_HELD: "You do not hold that card (R5).",
     LOCKED_LEAD: "In a locked hand you may not lead a trump while you hold other cards (R5.2).",
     FOLLOW_SUIT: "You must follow suit: play a card of {suit_name} (R5).",
     BEAT_TRUMP: "You must beat the winning trump if you can (R5.2).",
