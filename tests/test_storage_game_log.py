@@ -8,7 +8,16 @@ from pathlib import Path
 import pytest
 from storage_helpers import action_count, live_seat_of
 
-from baloot.storage import GuildSettings, MatchResult, ResultSeat, SeatRow, Storage, StorageConflict, TableStatus
+from baloot.storage import (
+    GuildSettings,
+    MatchResult,
+    ResultSeat,
+    SeatRow,
+    Storage,
+    StorageConflict,
+    StorageError,
+    TableStatus,
+)
 from baloot.storage.stats_queries import StatsQueries
 
 DECK = [r + s for s in "SHDC" for r in "789TJQKA"]
@@ -67,6 +76,24 @@ async def test_seats_are_put_moved_and_removed_in_one_transaction(storage: Stora
     assert await live_seat_of(storage, 12) is None  # a seat left does not count
     await storage.remove_seat(table_id, 3)
     assert [s.seat for s in await storage.seats(table_id)] == [0, 2]
+
+
+async def test_a_vote_to_end_stays_with_its_voter_and_only_them(storage: Storage) -> None:
+    """``seats.end_vote``: kept while the same person keeps the seat (an away mark rewrites the row),
+    cleared when they leave it or another person sits there; only a seated person can vote."""
+    table_id = await new_table(storage)
+    await storage.put_seats([SeatRow(table_id, 1, 12, "Badr"), SeatRow(table_id, 2, 13, "Chadi")])
+    await storage.add_end_vote(table_id, 12)
+    await storage.add_end_vote(table_id, 13)
+    await storage.put_seats([SeatRow(table_id, 1, 12, "Badr", away=True)])  # the same person, marked away
+    await storage.put_seats([SeatRow(table_id, 2, 13, "Chadi", vacated=True)])  # left the running match
+    votes = {s.seat: s.end_vote for s in await storage.seats(table_id)}
+    assert votes == {0: False, 1: True, 2: False}
+    await storage.put_seats([SeatRow(table_id, 1, 14, "Dana")])  # someone else in that seat
+    assert not any(s.end_vote for s in await storage.seats(table_id))
+    with pytest.raises(StorageError):
+        await storage.add_end_vote(table_id, 13)  # left: no seat to vote from
+    assert not any(s.end_vote for s in await storage.seats(table_id))
 
 
 async def test_a_human_seat_needs_a_user(storage: Storage) -> None:

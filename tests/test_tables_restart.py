@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from test_tables_harness import (
     CHANNEL,
     GUILD,
@@ -24,6 +25,7 @@ from test_tables_harness import (
 
 from baloot.record import replay_text
 from baloot.storage import TableStatus
+from baloot.tables import NotAllowed
 from baloot.tables.events import ActionApplied, TableResumed, TurnStarted
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,3 +195,32 @@ async def test_sigkill_mid_match_several_times_loses_and_duplicates_nothing(data
     finally:
         await service.close()
         await storage.close()
+
+
+async def test_a_vote_to_end_survives_a_restart_and_leaves_with_its_voter(database: str | Path) -> None:
+    """A vote to end the table is accepted and announced, so it is stored (nothing accepted is lost): a
+    restart keeps it, the voter cannot vote twice across it, and a voter who leaves takes the vote along."""
+    storage1, service1, _ = await open_service(database)
+    table_id = await seat_four(service1, target=60)
+    first = await service1.end(CHANNEL, USERS[1])
+    assert (first.ended, first.votes, first.needed) == (False, 1, 3)
+    storage2, service2, _ = await open_service(database)  # "crash"
+    storage3, service3 = storage2, service2
+    try:
+        assert [t.id for t in await service2.resume_all()] == [table_id]
+        with pytest.raises(NotAllowed, match="already voted"):
+            await service2.end(CHANNEL, USERS[1])
+        second = await service2.end(CHANNEL, USERS[2])
+        assert (second.ended, second.votes, second.needed) == (False, 2, 3)
+        await service2.leave(CHANNEL, USERS[2])  # mid-match: the seat is played for them; their vote goes
+        storage3, service3, _ = await open_service(database)
+        await service3.resume_all()
+        third = await service3.end(CHANNEL, USERS[3])  # USERS[1]'s stored vote and this one: 2 of 3 people
+        assert (third.ended, third.votes, third.needed) == (True, 2, 2)
+        row = await storage3.table(table_id)
+        assert row is not None and row.status == TableStatus.ENDED
+    finally:
+        for service in {service1, service2, service3}:
+            await service.close()
+        for storage in {storage1, storage2, storage3}:
+            await storage.close()

@@ -289,6 +289,12 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         )
         """,
     ),
+    (
+        9,
+        """
+        ALTER TABLE seats ADD COLUMN end_vote INTEGER NOT NULL DEFAULT 0
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (issue 6; rebuilt from the records at will),
@@ -298,7 +304,8 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
 a partial index on ``seats`` cannot see its table's status, so the seats of live tables are kept
 here, one row per user; the oldest table wins where processes had already seated a user twice),
 8 shard leases: which bot process drives the tables of each shard, with an epoch every table
-write checks (issue 11, :mod:`.leases`)."""
+write checks (issue 11, :mod:`.leases`), 9 a seated player's vote to end the table (``seats.end_vote``:
+accepted and announced, so kept across a restart; cleared when the seat changes hands or is left)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 

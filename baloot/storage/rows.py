@@ -58,7 +58,9 @@ class SeatRow:
     """One occupied seat. A bot seat has ``is_bot`` and usually no user id.
 
     ``vacated`` marks a human who left a running match: the seat is played for
-    them until they (or someone else) sit down again.
+    them until they (or someone else) sit down again. ``end_vote``: its player
+    voted to end the table (read only: written by :meth:`Storage.add_end_vote`,
+    kept by :meth:`Storage.put_seats` while the same person keeps the seat).
     """
 
     table_id: int
@@ -70,6 +72,7 @@ class SeatRow:
     away: bool = False
     dm_closed: bool = False
     vacated: bool = False
+    end_vote: bool = False
 
 
 @dataclass(frozen=True, slots=True)

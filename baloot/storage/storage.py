@@ -20,7 +20,7 @@ from typing import Any
 from ..match import RECORD_FORMAT
 from . import leases
 from .database import DEFAULT_PATH, Connection, Database, Row, SeatedElsewhere, dumps, loads, open_database
-from .errors import StorageUnavailable
+from .errors import StorageError, StorageUnavailable
 from .leases import Fence, Lease, LeaseGrant
 from .results import insert_result, result_from_rows
 from .rows import (
@@ -66,6 +66,7 @@ def _seat(row: Row) -> SeatRow:
         away=bool(row["away"]),
         dm_closed=bool(row["dm_closed"]),
         vacated=bool(row["vacated"]),
+        end_vote=bool(row["end_vote"]),
     )
 
 
@@ -311,7 +312,10 @@ class Storage:
 
     @classmethod
     async def _put_seat(cls, db: Connection, table_id: int, seat: SeatRow) -> None:
-        """Insert or replace a seat; its user (a person, not one who left) is seated at this table only."""
+        """Insert or replace a seat; its user (a person, not one who left) is seated at this table only.
+
+        A vote to end the table stays with the seat while the same person keeps it (an away mark, a
+        name change) and goes when they leave it or someone else sits there."""
         await cls._unseat(db, table_id, seat.seat)  # whoever sat here before
         await db.execute(
             """INSERT INTO seats (table_id, seat, user_id, display_name, is_bot, bot_level,
@@ -319,7 +323,9 @@ class Storage:
                ON CONFLICT (table_id, seat) DO UPDATE SET user_id = excluded.user_id,
                    display_name = excluded.display_name, is_bot = excluded.is_bot,
                    bot_level = excluded.bot_level, away = excluded.away, dm_closed = excluded.dm_closed,
-                   vacated = excluded.vacated""",
+                   vacated = excluded.vacated,
+                   end_vote = CASE WHEN excluded.vacated = 0 AND seats.user_id = excluded.user_id
+                                   THEN seats.end_vote ELSE 0 END""",
             (
                 table_id,
                 seat.seat,
@@ -349,6 +355,14 @@ class Storage:
                 await db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, number))
             for seat in seats:
                 await self._put_seat(db, seat.table_id, seat)
+
+    async def add_end_vote(self, table_id: int, user_id: int, *, fence: Fence | None = None) -> None:
+        """Store ``user_id``'s vote to end the table (they sit there); kept until the table closes or they
+        leave their seat (:meth:`put_seats`)."""
+        async with self._write(fence) as db:
+            if not await db.execute("UPDATE seats SET end_vote = 1 WHERE table_id = ? AND user_id = ? AND vacated = 0",
+                                    (table_id, user_id)):
+                raise StorageError(f"user {user_id} has no seat at table {table_id} to vote from")
 
     async def remove_seat(self, table_id: int, seat: int, *, fence: Fence | None = None) -> None:
         await self.put_seats((), remove=[(table_id, seat)], fence=fence)

@@ -98,7 +98,8 @@ class LiveTable:
         self.bot_rng = rng if isinstance(rng, random.SystemRandom) else random.Random(rng.getrandbits(64))
         self.lock = asyncio.Lock()
         self.fence: Fence | None = None  # the shard lease its writes show (issue 11); None: unfenced
-        self.end_votes: set[int] = set()
+        # votes to end the table, stored with the seats (a restart keeps them)
+        self.end_votes: set[int] = {s.user_id for s in seats if s.end_vote and s.user_id is not None and not s.vacated}
         self.timeouts = [0, 0, 0, 0]  # timeouts in a row, per seat
         self.turn_task: asyncio.Task[None] | WaitingTurn | None = None
         self.deadline: float | None = None  # Unix time the current turn times out

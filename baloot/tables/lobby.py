@@ -266,9 +266,10 @@ class LobbyOps(ServiceBase):
                     raise NotAllowed("Only the creator, a server admin or a vote of the seated players can end it.")
                 if user_id in table.end_votes:
                     raise NotAllowed("You have already voted to end this table.")
-                table.end_votes.add(user_id)
-                votes = len(table.end_votes)
-                if votes < needed:
+                votes = len(table.end_votes) + 1
+                if votes < needed:  # stored before it is announced; the vote that closes is the closing
+                    await self.storage.add_end_vote(table.id, user_id, fence=table.fence)
+                    table.end_votes.add(user_id)
                     await self.announcer.emit(
                         table,
                         EndVoteCast(
@@ -276,6 +277,7 @@ class LobbyOps(ServiceBase):
                         )
                     )
                     return EndResult(False, votes, needed)
+                table.end_votes.add(user_id)
                 reason = EndReason.VOTE
             try:
                 await self._close(table, TableStatus.ENDED, reason, user_id)
