@@ -16,7 +16,9 @@ Choices (documented in the README):
   costs one POST, and one DELETE of the previous ping).
 - **Superseded**: the table keeps one ping at a time; the previous one is
   deleted when a new one is sent and when the table closes, so the channel
-  does not fill with pings.
+  does not fill with pings. Its id is stored with the table's messages
+  (key :data:`PING`), so a restarted bot deletes the ping of the process
+  before it too (:meth:`TurnPings.adopt`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import discord
 from baloot.i18n import t
 from baloot.i18n.direction import orient_payload
 from baloot.render.text import timestamp
+from baloot.tables import StorageError
 
 from .shown import TableState
 
@@ -39,6 +42,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("baloot.discord")
 
+PING: Final = "ping"
+"""The stored message key of a table's latest ping."""
 PING_DELAY: Final = 20.0
 """Seconds a turn may last before its player is pinged (a player who acts sooner is not).
 
@@ -73,6 +78,13 @@ class TurnPings:
         if ping is None:
             ping = self.tables[table_id] = Ping()
         return ping
+
+    def adopt(self, table_id: int, message_id: int) -> None:
+        """A resumed table's latest ping, sent before a restart: the next ping (or the table's end)
+        deletes it, as it would have in the process that sent it."""
+        ping = self._ping(table_id)
+        if ping.message_id is None:
+            ping.message_id = message_id
 
     def turn(self, state: TableState, seat: int) -> None:
         """``seat``'s turn started (not played for them): ping them unless they act within the delay."""
@@ -136,6 +148,10 @@ class TurnPings:
             return
         ping.sent += 1
         previous, ping.message_id = ping.message_id, sent_id
+        try:  # for a restart: the next process deletes it (a failure costs only that)
+            await runtime.service.remember_message(state.table_id, PING, state.channel_id, sent_id)
+        except StorageError as exc:
+            log.warning("table %s: could not store ping %s (%s)", state.table_id, sent_id, exc)
         if previous is not None:
             await self._delete(state, previous)
 

@@ -45,6 +45,7 @@ from baloot.tables.events import (
 )
 
 from .channel import LOBBY, hand_key
+from .pings import PING
 from .private import Reach
 from .shown import TableState
 
@@ -121,6 +122,8 @@ class Presenter:
         for stored in (await runtime.service.messages(state.table_id)).values():
             if stored.key == LOBBY or stored.key.startswith("hand:"):
                 runtime.channel.adopt(state.table_id, stored.key, stored.message_id)
+            elif stored.key == PING:
+                runtime.pings.adopt(state.table_id, stored.message_id)
             elif stored.key.startswith("dm:"):
                 user_id = int(stored.key[3:])
                 seat = state.info.seat_of(user_id)

@@ -91,3 +91,22 @@ async def test_bot_token_calls_per_hand_with_and_without_pings(discord_env: Disc
           f"{calls_loud} with a ping every turn ({turns_loud} turns)")
     # each ping: one POST and at most one DELETE of the previous one
     assert calls_loud <= calls_quiet + 2 * turns_loud + 4
+
+
+async def test_a_ping_sent_before_a_restart_is_deleted_by_the_next_one(discord_env: DiscordEnv,
+                                                                      tmp_path: Path) -> None:
+    """The table's latest ping is stored with its messages: the restarted bot's ping for the resumed turn
+    supersedes it like any other, so the channel still keeps one."""
+    table = await open_table(discord_env, tmp_path, bot_settings={"PING_DELAY_SECONDS": "0"})
+    turn = await table.wait_turn()
+    assert turn is not None
+
+    def live() -> list[Message]:
+        return [m for m in pings(table) if not m.deleted]
+
+    await discord_env.wait_for(lambda: len(live()) == 1)
+    before = live()[0]
+    await table.bot.restart()
+    await discord_env.wait_for(lambda: before.deleted and len(live()) == 1)
+    assert f"<@{turn[0].person.id}>" in live()[0].content  # the same turn, pinged once more after the restart
+    table.assert_clean_log()
