@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from baloot.error_codes import ErrorCode
 from baloot.errors import BalootError
 from baloot.i18n import t
 from baloot.i18n.translator import cmd_str
@@ -252,7 +253,7 @@ class BalootCommands(commands.Cog):
                 runtime.private.redraw(state, seat)
         elif scope is not None and scope.value == "server":
             if not is_admin(interaction):
-                raise NotAllowed("Only a server admin can set the server's language.")
+                raise NotAllowed("Only a server admin can set the server's language.", code=ErrorCode.ADMIN_ONLY)
             await runtime.service.set_guild_language(interaction.guild_id or 0, code)
             runtime.languages.set_guild(interaction.guild_id or 0, code)
             for state in runtime.shown.tables.values():

@@ -52,7 +52,8 @@ async def test_seats_teams_leave_score_and_end_by_vote(discord_env: DiscordEnv, 
         assert result.response_type == 4 and not result.ephemeral and result.message is not None
         votes.append(result.message.content)
     assert votes[0] == f"<@{bob.id}> votes to end the table (1 of 3)."
-    assert refused(await bob.slash("baloot", "end", channel=table.channel)) == "You are not allowed to do that."
+    again = await bob.slash("baloot", "end", channel=table.channel)
+    assert refused(again) == "You have already voted to end this table."
     assert table.status() == "playing"
     last = await dave.slash("baloot", "end", channel=table.channel)
     assert last.message is not None and last.message.content == f"The table was closed by <@{dave.id}>."

@@ -73,7 +73,7 @@ async def test_each_user_sees_their_language(discord_env: DiscordEnv, tmp_path: 
     assert message.components[0]["components"][0]["label"] == t("button.my_hand", "ar")
     # issue 10: at an Arabic table, errors and private views follow the table, whatever the app's language.
     assert refused(await bob.person.slash("baloot", "language", channel=table.channel, language="en",
-                                          scope="server")) == t("error.not_allowed", "ar")
+                                          scope="server")) == t("error.admin_only", "ar")
     await discord_env.wait_for(lambda: "أوراقك" in fields(1))  # their private view was redrawn
     hand = await bob.person.slash("baloot", "hand", channel=table.channel)
     assert hand.message is not None and plain(hand.message.embeds[0]["fields"][0]["name"]) == "أوراقك"

@@ -146,3 +146,21 @@ def test_service_messages_more_specific_than_their_class() -> None:
     assert error_text(not_yours, "en") == "These are not your cards."
     assert error_text(NotAllowed("You have already voted to end this table."), "en") == (
         "You are not allowed to do that.")
+
+
+@pytest.mark.parametrize(("code", "en"), [
+    (ErrorCode.SEATED_ONLY, "Only the table's creator or a player seated at it can do that."),
+    (ErrorCode.CREATOR_OR_ADMIN, "Only the table's creator or a server admin can do that."),
+    (ErrorCode.ADMIN_ONLY, "Only a server admin can do that."),
+    (ErrorCode.END_BY_VOTE, "Only the table's creator, a server admin or a vote of its seated players can end it."),
+    (ErrorCode.ALREADY_VOTED, "You have already voted to end this table."),
+])
+def test_a_refusal_says_who_may_do_it(code: ErrorCode, en: str) -> None:
+    """Who may start, add bots, end or set a language, and a second vote, each say why, in both languages
+    (not the bare "You are not allowed to do that.")."""
+    from baloot.tables.errors import NotAllowed
+
+    refusal = NotAllowed("any English", code=code)
+    assert error_text(refusal, "en") == en
+    arabic = error_text(refusal, "ar")
+    assert arabic not in (t("error.not_allowed", "ar"), t("error.generic", "ar")) and arabic != en

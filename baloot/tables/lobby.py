@@ -217,7 +217,8 @@ class LobbyOps(ServiceBase):
             if table.status != TableStatus.OPEN:
                 raise TableNotRunning("The match has already started.", code=ErrorCode.ALREADY_RUNNING)
             if user_id != table.creator_id and table.seat_of(user_id) is None:
-                raise NotAllowed("Only the table's creator or a seated player can start the match.")
+                raise NotAllowed("Only the table's creator or a seated player can start the match.",
+                                 code=ErrorCode.SEATED_ONLY)
             seated = sum(1 for s in table.seats if s is not None)
             if seated < 4:
                 raise NotAllowed(
@@ -240,7 +241,8 @@ class LobbyOps(ServiceBase):
             if table.status != TableStatus.OPEN:
                 raise TableNotRunning("Bots can fill seats only before the match starts.")
             if user_id != table.creator_id and table.seat_of(user_id) is None:
-                raise NotAllowed("Only the table's creator or a seated player can add bots.")
+                raise NotAllowed("Only the table's creator or a seated player can add bots.",
+                                 code=ErrorCode.SEATED_ONLY)
             empty = [s for s in range(4) if table.seats[s] is None]
             if not empty:
                 raise TableFull("There are no empty seats.")
@@ -263,9 +265,10 @@ class LobbyOps(ServiceBase):
                 reason = EndReason.ADMIN
             else:
                 if table.seat_of(user_id) is None:
-                    raise NotAllowed("Only the creator, a server admin or a vote of the seated players can end it.")
+                    raise NotAllowed("Only the creator, a server admin or a vote of the seated players can end it.",
+                                     code=ErrorCode.END_BY_VOTE)
                 if user_id in table.end_votes:
-                    raise NotAllowed("You have already voted to end this table.")
+                    raise NotAllowed("You have already voted to end this table.", code=ErrorCode.ALREADY_VOTED)
                 votes = len(table.end_votes) + 1
                 if votes < needed:  # stored before it is announced; the vote that closes is the closing
                     await self.storage.add_end_vote(table.id, user_id, fence=table.fence)
@@ -314,7 +317,8 @@ class LobbyOps(ServiceBase):
         table = self._in_channel(channel_id)
         async with table.lock:
             if user_id != table.creator_id and not is_admin:
-                raise NotAllowed("Only the table's creator or a server admin can set its language.")
+                raise NotAllowed("Only the table's creator or a server admin can set its language.",
+                                 code=ErrorCode.CREATOR_OR_ADMIN)
             await self.storage.set_table_language(table.id, lang, fence=table.fence)
             table.language = lang
             info = table.info()
