@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -87,7 +88,10 @@ async def test_a_majority_vote_of_the_seated_ends_it(env: Env) -> None:
     assert [(e.user_id, e.votes, e.needed) for e in recorder.of(EndVoteCast)] == [(USERS[1], 1, 3), (USERS[2], 2, 3)]
     assert service.table_info(CHANNEL).end_votes == {USERS[1], USERS[2]}
     after = await snapshot(storage, service, table_id)
-    assert after[1:] == before[1:]  # the votes changed nothing in the game or the database
+    # the votes changed nothing in the game or the database, but the votes themselves, stored with the seats
+    assert after[1:3] + after[4:] == before[1:3] + before[4:]
+    assert [dataclasses.replace(s, end_vote=False) for s in after[3]] == before[3]  # type: ignore[attr-defined]
+    assert {s.user_id for s in after[3] if s.end_vote} == {USERS[1], USERS[2]}  # type: ignore[attr-defined]
     third = await service.end(CHANNEL, USERS[3])
     assert third.ended and third.votes == 3
     await assert_ended(storage, service, recorder, table_id, EndReason.VOTE, USERS[3])
