@@ -40,26 +40,26 @@ from dotenv import load_dotenv
 
 from baloot import ENGINE_BUILD
 from baloot.ai import make_player
-from baloot.config import ConfigError, Settings, load_settings, require_shared_database
-from baloot.i18n.translator import CatalogTranslator, LocalizedCommandTree
 from baloot.render.picture import warm_up
 from baloot.storage import Storage
 from baloot.storage.startup import StartupRefused, check_database
 from baloot.tables import TableService
 from baloot.tables.leases import ShardLeases
 from baloot.tables.workers import worker_pool
-from cogs import EXTENSIONS, timings
-from cogs.buckets import install_bucket_sweep
-from cogs.buttons import DYNAMIC_ITEMS, dispatch_presses_directly
-from cogs.channel import process_budget
-from cogs.emojis import CARD_EMOJIS
-from cogs.forward import apply_forwarded
-from cogs.pacing import Pacer, install_pacer, share
-from cogs.presenter import Presenter
+from cogs import EXTENSIONS
+from cogs.buttons import DYNAMIC_ITEMS, apply_forwarded, dispatch_presses_directly
+from cogs.presentation.channel import process_budget
+from cogs.presentation.emojis import CARD_EMOJIS
+from cogs.presentation.presenter import Presenter
+from cogs.presentation.runtime import Languages, Runtime
+from cogs.presentation.shown import ShownTables
 from cogs.replies import install_error_handler
-from cogs.runtime import Languages, Runtime
-from cogs.shown import ShownTables
-from cogs.wire import close_lean_http, install_lean_http
+from cogs.settings import ConfigError, Settings, load_settings, require_shared_database
+from cogs.translator import CatalogTranslator, LocalizedCommandTree
+from cogs.transport import timings
+from cogs.transport.buckets import install_bucket_sweep
+from cogs.transport.pacing import Pacer, install_pacer, share
+from cogs.transport.wire import close_lean_http, install_lean_http
 
 log = logging.getLogger("baloot.bot")
 

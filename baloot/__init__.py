@@ -40,10 +40,10 @@ if _os.environ.get("BALOOT_PURE_PYTHON") == "1" and not any(
 ):
     _sys.meta_path.insert(0, _PureEngineFinder())
 
-from .actions import Action, ActionType
-from .cards import ALL_CARDS, Card
-from .error_codes import ErrorCode
-from .errors import (
+from .engine.actions import Action, ActionType
+from .engine.cards import ALL_CARDS, Card
+from .engine.error_codes import ErrorCode
+from .engine.errors import (
     BalootError,
     GameOverError,
     IllegalActionError,
@@ -51,12 +51,12 @@ from .errors import (
     NotYourTurnError,
     RecordError,
 )
-from .hand import Hand, Phase
-from .match import Match
-from .record import match_from_record, replay_summary
-from .rules import Rules
-from .view import SeatView, seat_view
-from .vocab import CardMask, Contract, Seat
+from .engine.hand import Hand, Phase
+from .engine.match import Match
+from .engine.records import match_from_record, replay_summary
+from .engine.rules import Rules
+from .engine.view import SeatView, seat_view
+from .engine.vocab import CardMask, Contract, Seat
 
 
 def _engine_build() -> str:
@@ -73,8 +73,17 @@ def _engine_build() -> str:
     return "pure" if compiled == 0 else f"partly compiled ({compiled} of {len(_COMPILED)} modules)"
 
 
-ENGINE_BUILD: str = _engine_build()
-"""Which engine runs: ``"compiled"`` (mypyc) or ``"pure"`` (Python), issue 15."""
+def __getattr__(name: str) -> str:
+    """``ENGINE_BUILD``: which engine runs, ``"compiled"`` (mypyc) or ``"pure"`` (Python).
+
+    Computed on first use, not at import: it imports every compiled module (the bench and the
+    hard AI among them), which ``import baloot`` alone should not load.
+    """
+    if name == "ENGINE_BUILD":
+        build = _engine_build()
+        globals()["ENGINE_BUILD"] = build
+        return build
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "ALL_CARDS",

@@ -1,5 +1,5 @@
 """``python -m baloot``: the command line (replay, bench)."""
 
-from .cli import main
+from .tools.cli import main
 
 raise SystemExit(main())

@@ -13,15 +13,15 @@ the package, and ``baloot/__init__.py`` (never compiled) reads it to choose the 
 # bidding policy and levels (one call per decision). ``bench`` is compiled so that its driver
 # loop measures the engine, not the interpreter (in the pure build it runs as Python).
 COMPILED: tuple[str, ...] = (
-    "cards",
-    "actions",
-    "play",
-    "projects",
-    "scoring",
-    "bidding",
-    "hand",
-    "sawa",
-    "bench",
+    "engine.cards",
+    "engine.actions",
+    "engine.play",
+    "engine.projects",
+    "engine.scoring",
+    "engine.bidding",
+    "engine.hand",
+    "engine.sawa",
+    "tools.bench",
     # The hard AI's search (issue 15): deal sampling, rollouts and the card player they run.
     "ai.card_play",
     "ai.rollout",

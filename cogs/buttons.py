@@ -39,9 +39,9 @@ from baloot.render import (
 from baloot.render.custom_ids import PREFIX, CustomIdError
 from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableRestarting
 
-from .emojis import CARD_EMOJIS
-from .forward import forwarded_payload
-from .private import Shown, with_seat_picture
+from .presentation.emojis import CARD_EMOJIS
+from .presentation.private import Shown, with_seat_picture
+from .presentation.runtime import Runtime, runtime_of
 from .replies import (
     BadInput,
     NotYourHand,
@@ -58,8 +58,8 @@ from .replies import (
     update,
     user_locale,
 )
-from .runtime import Runtime, runtime_of
-from .wire import defer_update
+from .transport.forward import forwarded_interaction, forwarded_payload
+from .transport.wire import defer_update
 
 log = logging.getLogger("baloot.discord")
 
@@ -74,7 +74,7 @@ def hand_payload(runtime: Runtime, hand: PlayerHand, locale: str) -> tuple[Paylo
     else:
         info = table_info_from(state.info, deadline=hand.deadline, default_language=runtime.language_of(state))
     payload = render_hand(info, hand.view, hand.hand_no, locale, CARD_EMOJIS.json_by_card)
-    return with_seat_picture(runtime, payload, info, hand.view, locale), (hand.version, False)
+    return with_seat_picture(runtime, runtime.channel, payload, info, hand.view, locale), (hand.version, False)
 
 
 async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
@@ -402,8 +402,8 @@ def dispatch_presses_directly(client: discord.Client) -> None:
     item would take (:func:`claimed`: a retired version's button, a tampered
     id), which discord.py would drop unanswered, gets the private "not a valid
     action" (:class:`~.replies.BadInput`). Checked end to end by every
-    ``tests/test_bot_*`` press, ``tests/test_bot_faults.py`` and
-    ``tests/test_buttons_dispatch.py``.
+    ``tests/test_bot_*`` press, ``tests/bot/test_bot_faults.py`` and
+    ``tests/cogs/test_buttons_dispatch.py``.
     """
     store = client._connection._view_store
     original = store.schedule_dynamic_item_call
@@ -466,3 +466,14 @@ def dispatch_presses_directly(client: discord.Client) -> None:
             parse({**data, "message": {**kept, "embeds": [], "components": [], "attachments": []}})
 
     state.parsers["INTERACTION_CREATE"] = parse_interaction_create
+
+
+async def apply_forwarded(client: discord.Client, payload: dict[str, Any]) -> None:
+    """Apply a press another process forwarded here, as a local press (answers through its token)."""
+    try:
+        interaction = forwarded_interaction(client, payload)
+        custom_id = str(payload["data"]["custom_id"])
+    except Exception:
+        log.exception("could not rebuild a forwarded press")
+        return
+    await ActionButton(custom_id).callback(interaction)

@@ -1,7 +1,7 @@
 """The ``/baloot`` slash commands (issue 4): thin calls into the table service.
 
 Names, descriptions, options and choices come from the message catalog
-(:func:`~baloot.i18n.translator.cmd_str`), so Discord shows them in Arabic to
+(:func:`~cogs.translator.cmd_str`), so Discord shows them in Arabic to
 Arabic users. Replies about the user are private and in their locale; what
 the whole table should read (a table opened, the match begins, the table
 ends) is public and in the table's language. Every refusal is a private
@@ -16,16 +16,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from baloot.error_codes import ErrorCode
-from baloot.errors import BalootError
+from baloot.engine.error_codes import ErrorCode
+from baloot.engine.errors import BalootError
 from baloot.i18n import t
-from baloot.i18n.translator import cmd_str
 from baloot.render import Notice, render_lobby, render_notice, render_rules, render_score_sheet, render_text
 from baloot.tables import BOT_LEVELS, NotAllowed
+from cogs.translator import cmd_str
 
 from .buttons import show_hand
-from .channel import LOBBY
 from .permissions import check_channel, in_thread
+from .presentation.channel import LOBBY
+from .presentation.runtime import Runtime, runtime_of
 from .replies import (
     check_choice,
     in_time,
@@ -38,7 +39,6 @@ from .replies import (
     tell_dms_closed,
     user_locale,
 )
-from .runtime import Runtime, runtime_of
 from .threads import drop_thread, open_thread, thread_name
 
 TEAM_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.team.{n}"), value=n - 1) for n in (1, 2)]

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import discord
 
-from baloot.error_codes import PERMISSIONS, ErrorCode
-from baloot.errors import BalootError
+from baloot.engine.error_codes import PERMISSIONS, ErrorCode
+from baloot.engine.errors import BalootError
 
 THREAD_TYPES = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread,
                           discord.ChannelType.news_thread})
@@ -34,7 +34,7 @@ class MissingPermissions(BalootError):
 
 
 def needed(*, thread: bool, pictures: bool, new_thread: bool = False) -> list[str]:
-    """The permissions a table needs, in :data:`~baloot.error_codes.PERMISSIONS` order: in a thread
+    """The permissions a table needs, in :data:`~baloot.engine.error_codes.PERMISSIONS` order: in a thread
     Send Messages in Threads instead of Send Messages; Attach Files only when pictures are on;
     ``new_thread``: the table goes to a thread the bot opens (issue 10 item 6), which also needs
     Create Public Threads (a thread inherits its channel's permissions)."""

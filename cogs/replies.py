@@ -4,7 +4,7 @@ Every interaction gets its first response within Discord's 3 s:
 :func:`in_time` defers when the work is not done after :data:`DEFER_AFTER`.
 Every failure is answered by one path, :func:`reply_error` (issue 14): a
 short ephemeral message in the user's locale saying what happened and that
-nothing changed — a refusal (a :class:`~baloot.errors.BalootError`), a
+nothing changed — a refusal (a :class:`~baloot.engine.errors.BalootError`), a
 storage fault (:class:`~baloot.storage.StorageUnavailable`: "try again in a
 moment") or an unexpected exception (an apology, logged once with the
 table, user and component). Application commands reach it through the
@@ -25,15 +25,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from baloot.errors import BalootError
+from baloot.engine.errors import BalootError
 from baloot.i18n import resolve_locale, t
 from baloot.render import Payload, render_error, render_text
 from baloot.render.text import display_name, seat_name
 from baloot.tables import StorageUnavailable, TableInfo
 
-from .payloads import message_args, send_args
-from .runtime import Runtime, runtime_of
-from .wire import answer_message, answer_update, defer_update
+from .presentation.runtime import Runtime, runtime_of
+from .transport.payloads import message_args, send_args
+from .transport.wire import answer_message, answer_update, defer_update
 
 log = logging.getLogger("baloot.discord")
 T = TypeVar("T")

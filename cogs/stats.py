@@ -25,7 +25,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from baloot.i18n import t
-from baloot.i18n.translator import cmd_str
 from baloot.render import Payload
 from baloot.render.stats import (
     BOARD_ID_TEMPLATE,
@@ -38,10 +37,11 @@ from baloot.render.stats import (
 )
 from baloot.stats import BoardSort, Period, StatsRecorder, StatsService
 from baloot.stats.service import BadPage
+from cogs.translator import cmd_str
 
-from .payloads import message_args
+from .presentation.runtime import runtime_of
 from .replies import answered, check_choice, check_id, in_time, remember_name, reply, update, user_locale
-from .runtime import runtime_of
+from .transport.payloads import message_args
 
 log = logging.getLogger("baloot.discord.stats")
 

@@ -17,8 +17,8 @@ from typing import Final
 
 import discord
 
-from baloot.error_codes import ErrorCode
-from baloot.errors import BalootError
+from baloot.engine.error_codes import ErrorCode
+from baloot.engine.errors import BalootError
 from baloot.i18n import t
 
 from .permissions import MissingPermissions

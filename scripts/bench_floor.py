@@ -13,8 +13,8 @@ that is traffic the product must make for every press, whatever the code around 
   with the whole message.
 
 This script does exactly that and nothing else, with the bot's own parts: uvloop, aiohttp's
-websocket client, orjson, aiosqlite, and the lean HTTP client (:class:`cogs.lean_http.LeanSession`);
-bodies are a real private view (``render_hand``) as ``cogs.wire.message_json`` sends it. A server
+websocket client, orjson, aiosqlite, and the lean HTTP client (:class:`cogs.transport.lean_http.LeanSession`);
+bodies are a real private view (``render_hand``) as ``cogs.transport.wire.message_json`` sends it. A server
 process (not measured) plays Discord: it sends presses at ``--rate`` per second (200 tables with a
 1.5 s think time make about 130) and answers the requests. The client's CPU (all its threads, user
 and system) divided by the presses is the floor::
@@ -44,13 +44,13 @@ from aiohttp import web
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from baloot.match import Match
+from baloot.engine.match import Match
+from baloot.engine.rules import Rules
+from baloot.engine.view import seat_view
 from baloot.render.hand_view import render_hand
 from baloot.render.model import TableInfo
-from baloot.rules import Rules
-from baloot.view import seat_view
-from cogs.lean_http import LeanSession
-from cogs.wire import message_json
+from cogs.transport.lean_http import LeanSession
+from cogs.transport.wire import message_json
 
 
 def bodies() -> list[dict[str, Any]]:

@@ -31,7 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from baloot.match import Match
+from baloot.engine.match import Match
+from baloot.engine.view import public_view
 from baloot.render.card_art import has_raqm
 from baloot.render.model import TableInfo
 from baloot.render.picture import (
@@ -42,7 +43,6 @@ from baloot.render.picture import (
     picture_state,
     tile_caches,
 )
-from baloot.view import public_view
 
 NAMES = (("Ali", "Omar", "Saad", "Faisal"), ("عبدالله", "محمد", "سارة", "Bot 4"),
          ("ناصر 🂡", "Lee", "فهد", "x" * 32))

@@ -34,8 +34,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from baloot.actions import ActionType
-from baloot.match import Match
+from baloot.engine.actions import ActionType
+from baloot.engine.match import Match
 from baloot.stats import StatsRecorder, StatsService
 from baloot.stats.facts import MatchFacts, match_facts
 from baloot.storage import GuildSettings, MatchResult, ResultSeat, Storage, TableStatus

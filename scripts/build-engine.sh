@@ -10,7 +10,7 @@ if [ "${BALOOT_PURE_PYTHON:-}" != 1 ]; then
   fi
   mkdir -p build
   # All or nothing: extensions of an earlier build must not outlive a failed one (stale or partial).
-  rm -f baloot/*.so baloot/ai/*.so ./*__mypyc.*.so
+  rm -f baloot/*.so baloot/*/*.so ./*__mypyc.*.so
   if ! .venv/bin/python setup.py -q build_ext --inplace >build/engine-build.log 2>&1; then
     echo "engine build failed (see build/engine-build.log); using the pure-Python engine" >&2
   fi

@@ -12,11 +12,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from baloot.hand import Hand, Phase  # noqa: E402
-from baloot.match import Match  # noqa: E402
+from baloot.engine.hand import Hand, Phase  # noqa: E402
+from baloot.engine.match import Match  # noqa: E402
+from baloot.engine.view import public_view  # noqa: E402
 from baloot.render.model import TableInfo  # noqa: E402
 from baloot.render.picture import table_picture  # noqa: E402
-from baloot.view import public_view  # noqa: E402
 
 EN = TableInfo("1", ("Ali", "Omar", "Saad", "Faisal"), is_bot=(False, False, False, True))
 AR = TableInfo("1", ("عبدالله", "محمد", "سارة", "Bot 4"), language="ar")

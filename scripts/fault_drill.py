@@ -35,15 +35,15 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from virtual_clock import VirtualClock  # noqa: E402
 
-from baloot.actions import ActionType  # noqa: E402
-from baloot.errors import BalootError  # noqa: E402
-from baloot.record import match_from_record  # noqa: E402
+from baloot.engine.actions import ActionType  # noqa: E402
+from baloot.engine.errors import BalootError  # noqa: E402
+from baloot.engine.records import match_from_record  # noqa: E402
+from baloot.engine.view import SeatView  # noqa: E402
 from baloot.storage import Storage, StorageUnavailable  # noqa: E402
 from baloot.storage.faults import Faults, inject_faults  # noqa: E402
 from baloot.tables import TableService  # noqa: E402
 from baloot.tables.events import ActionApplied, TableEvent  # noqa: E402
 from baloot.tables.live import LiveTable  # noqa: E402
-from baloot.view import SeatView  # noqa: E402
 
 
 class LegalBot:

@@ -11,7 +11,7 @@ JSON encoder) is charged to the Python function that made it. So is the event
 loop's own C work before a callback: the first lines a task runs after a wait (a
 dict lookup, a property) can look costly when they are not; time those alone
 (``timeit``) before changing them. Other threads (the database's, the table pictures'
-(:mod:`cogs.pictures`), the card emojis drawn at start-up) are not sampled: compare their
+(:mod:`cogs.presentation.pictures`), the card emojis drawn at start-up) are not sampled: compare their
 CPU in ``/proc/PID/task/*/stat``.
 
 Written to ``$BALOOT_PROFILE_OUT`` when the bot exits, as collapsed stacks

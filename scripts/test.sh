@@ -32,6 +32,6 @@ echo "== mypy"; .venv/bin/python -m mypy || status=1
 echo "== pytest"; .venv/bin/python -m pytest "$@" || status=1
 # Issue 15: the engine and AI tests, and the differential test, on the pure-Python engine too.
 echo "== pytest (BALOOT_PURE_PYTHON=1: engine, AI, differential)"
-BALOOT_PURE_PYTHON=1 .venv/bin/python -m pytest tests/test_engine_*.py tests/test_ai_*.py tests/test_differential.py \
+BALOOT_PURE_PYTHON=1 .venv/bin/python -m pytest tests/engine tests/ai \
   || status=1
 exit $status

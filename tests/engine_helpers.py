@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from baloot import Action, ActionType, Card, Hand, Match, Rules
-from baloot.cards import SUITS, parse_suit
+from baloot.engine.cards import SUITS, parse_suit
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# R1.1 values, written out independently of baloot.cards for cross-checks.
+# R1.1 values, written out independently of baloot.engine.cards for cross-checks.
 _TRUMP_VALUES = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
 _PLAIN_VALUES = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 _TRUMP_ORDER = "78QKTA9J"  # low -> high

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from baloot.match import Match
+from baloot.engine.match import Match
+from baloot.engine.summary import summarize_match
+from baloot.engine.view import public_view
 from baloot.render import Payload, TableInfo, render_lobby, render_table
-from baloot.summary import summarize_match
-from baloot.view import public_view
 
 
 def table_payload(info: TableInfo, match: Match, locale: str | None = None, index: int | None = None) -> Payload:

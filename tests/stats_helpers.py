@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from baloot.actions import ActionType
-from baloot.match import Match
-from baloot.record import match_from_record
-from baloot.rules import Rules
+from baloot.engine.actions import ActionType
+from baloot.engine.match import Match
+from baloot.engine.records import match_from_record
+from baloot.engine.rules import Rules
 from baloot.storage import MatchResult, ResultSeat, Storage, TableStatus
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -1,16 +1,9 @@
-"""The layers of ARCHITECTURE.md hold (issue 9): no import crosses one the wrong way.
+"""The layers of docs/architecture.md hold: each folder is one layer, and no import runs the wrong way.
 
-Every ``import`` of every module (at any depth, ``TYPE_CHECKING`` blocks
-included) is read from its source with :mod:`ast`, relative imports resolved,
-and checked against what its layer may not import:
-
-- the engine (``baloot/*.py``, ``baloot/ai``) imports nothing from the table
-  service, storage, rendering, translation, statistics, the cogs or discord;
-- rendering imports no discord, no cogs and no table service (only storage's
-  row value types);
-- the table service and storage import no discord, cogs, rendering or i18n;
-- the cogs import no storage and no engine state (``Hand``, ``Match``,
-  ``Bidding``, the service's ``LiveTable``): they render snapshots.
+Every ``import`` of every module (at any depth, ``TYPE_CHECKING`` blocks and imports inside
+functions included) is read from its source with :mod:`ast`, relative imports resolved, and
+checked folder by folder against what that folder may import. Inside a folder, no module may
+reach itself again through imports (no import circle).
 """
 
 from __future__ import annotations
@@ -18,20 +11,50 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-ENGINE_FORBIDDEN = ("baloot.tables", "baloot.storage", "baloot.render", "baloot.i18n", "baloot.stats", "cogs",
-                    "discord", "aiosqlite", "asyncpg")
-RENDER_FORBIDDEN = ("discord", "cogs", "baloot.tables", "baloot.stats", "aiosqlite", "asyncpg",
-                    "baloot.storage.storage", "baloot.storage.database", "baloot.storage.migrations")
-SERVICE_FORBIDDEN = ("discord", "cogs", "baloot.render", "baloot.i18n")
-COGS_FORBIDDEN = ("baloot.storage", "aiosqlite", "asyncpg", "baloot.hand", "baloot.match", "baloot.bidding",
-                  "baloot.record", "baloot.play", "baloot.scoring", "baloot.tables.live", "baloot.tables.referee",
-                  "baloot.tables.turns", "baloot.tables.gameplay", "baloot.tables.lobby")
+THIRD_PARTY_SERVERS = ("discord", "aiosqlite", "asyncpg", "aiohttp")
+
+# What each folder of the project may import from the project (besides itself). Everything else
+# of the project is forbidden; so is anything in FORBIDDEN_EXTERNAL for that folder.
+MAY_IMPORT: dict[str, tuple[str, ...]] = {
+    "baloot.engine": (),
+    "baloot.ai": ("baloot.engine",),
+    "baloot.i18n": ("baloot.engine",),
+    "baloot.storage": ("baloot.engine",),
+    "baloot.tables": ("baloot.engine", "baloot.ai", "baloot.storage"),
+    "baloot.stats": ("baloot.engine", "baloot.storage", "baloot.tables"),
+    "baloot.render": ("baloot.engine", "baloot.i18n", "baloot.storage.rows", "baloot.storage.stats_rows"),
+    "baloot.tools": ("baloot", "baloot.engine", "baloot.ai", "baloot.i18n", "baloot.render", "baloot.storage",
+                     "baloot.tables", "baloot.stats"),
+    "cogs.transport": ("baloot.engine", "baloot.render"),
+    "cogs.presentation": ("baloot.engine", "baloot.i18n", "baloot.render", "baloot.tables", "cogs.transport"),
+    "cogs": ("baloot.engine", "baloot.i18n", "baloot.render", "baloot.tables", "baloot.stats", "cogs.presentation",
+             "cogs.transport"),
+}
+# The Discord layer renders the service's snapshots: it holds no engine or table state of its own.
+COGS_NEVER = ("baloot.engine.hand", "baloot.engine.match", "baloot.engine.bidding", "baloot.engine.records",
+              "baloot.engine.play", "baloot.engine.scoring", "baloot.tables.live", "baloot.tables.referee",
+              "baloot.tables.turns", "baloot.tables.gameplay", "baloot.tables.lobby")
+FORBIDDEN_EXTERNAL: dict[str, tuple[str, ...]] = {
+    "baloot.engine": (*THIRD_PARTY_SERVERS, "asyncio", "random.random", "time"),
+    "baloot.ai": THIRD_PARTY_SERVERS,
+    "baloot.i18n": THIRD_PARTY_SERVERS,
+    "baloot.storage": ("discord", "aiohttp"),
+    "baloot.tables": ("discord", "aiohttp", "aiosqlite", "asyncpg"),
+    "baloot.stats": ("discord", "aiohttp", "aiosqlite", "asyncpg"),
+    "baloot.render": THIRD_PARTY_SERVERS,
+    "baloot.tools": ("discord", "aiosqlite", "asyncpg"),
+    "cogs.transport": ("aiosqlite", "asyncpg"),
+    "cogs.presentation": ("aiosqlite", "asyncpg"),
+    "cogs": ("aiosqlite", "asyncpg"),
+}
+# Engine state classes the Discord layer never holds: it renders the service's snapshots.
 STATE_CLASSES = {"Hand", "Match", "Bidding", "LiveTable"}
 
 
@@ -42,8 +65,18 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def project_modules() -> dict[str, Path]:
+    files = [*ROOT.glob("baloot/**/*.py"), *ROOT.glob("cogs/**/*.py")]
+    return {module_name(f): f for f in files}
+
+
 def imports_of(path: Path) -> list[tuple[str, tuple[str, ...]]]:
-    """(absolute module, names imported from it) for every import statement of a file."""
+    """(absolute module, names imported from it) for every import statement of a file.
+
+    ``from pkg import mod`` where ``mod`` is a module of the project counts as importing ``pkg.mod``
+    alone (importing a module of one's own package is not importing the package's other modules).
+    """
+    modules = project_modules()
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = module_name(path).split(".")
     if path.name != "__init__.py":
@@ -59,54 +92,150 @@ def imports_of(path: Path) -> list[tuple[str, tuple[str, ...]]]:
             else:
                 module = node.module or ""
             names = tuple(alias.name for alias in node.names)
-            found.append((module, names))
-            found.extend((f"{module}.{n}", ()) for n in names)  # ``from . import x`` imports a module
+            submodules = [f"{module}.{n}" for n in names if f"{module}.{n}" in modules]
+            if submodules and len(submodules) == len(names):
+                found.extend((m, ()) for m in submodules)
+            else:
+                found.append((module, names))
     return found
 
 
-def crosses(module: str, forbidden: tuple[str, ...]) -> bool:
-    return any(module == f or module.startswith(f + ".") for f in forbidden)
+def folder_of(module: str) -> str | None:
+    """The layer (folder) a project module belongs to; None for a module outside the layers."""
+    parts = module.split(".")
+    if parts[0] == "cogs":
+        return "cogs." + parts[1] if len(parts) > 2 and parts[1] in ("presentation", "transport") else "cogs"
+    if (parts[0] == "baloot" and len(parts) > 2) or (len(parts) == 2 and f"baloot.{parts[1]}" in MAY_IMPORT):
+        return ".".join(parts[:2])
+    return None
 
 
-def layer_files() -> dict[str, list[Path]]:
-    baloot = ROOT / "baloot"
-    return {
-        "engine": [*baloot.glob("*.py"), *(baloot / "ai").glob("*.py")],
-        "render": list((baloot / "render").glob("*.py")),
-        "service": [*(baloot / "tables").glob("*.py"), *(baloot / "storage").glob("*.py")],
-        "cogs": list((ROOT / "cogs").glob("*.py")),
-    }
+def within(module: str, prefixes: Iterable[str]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
 
 
-RULES = {"engine": ENGINE_FORBIDDEN, "render": RENDER_FORBIDDEN, "service": SERVICE_FORBIDDEN,
-         "cogs": COGS_FORBIDDEN}
+def is_project(module: str) -> bool:
+    return module.split(".")[0] in ("baloot", "cogs")
 
 
-@pytest.mark.parametrize("layer", list(RULES))
-def test_no_import_crosses_a_layer_the_wrong_way(layer: str) -> None:
-    files = layer_files()[layer]
-    assert files, layer
+def wrong_imports(folder: str) -> list[str]:
     wrong = []
-    for path in files:
-        for module, names in imports_of(path):
-            if crosses(module, RULES[layer]):
-                wrong.append(f"{path.relative_to(ROOT)} imports {module}")
-            if layer == "cogs" and STATE_CLASSES & set(names):
-                wrong.append(f"{path.relative_to(ROOT)} imports {sorted(STATE_CLASSES & set(names))} from {module}")
+    for module, path in sorted(project_modules().items()):
+        if folder_of(module) != folder:
+            continue
+        for target, names in imports_of(path):
+            where = f"{path.relative_to(ROOT)} imports {target}"
+            if is_project(target):
+                if folder_of(target) == folder or target == "baloot._engine_modules":
+                    continue
+                allowed = within(target, MAY_IMPORT[folder]) or (target == "baloot" and folder == "baloot.tools")
+                if not allowed or (folder.startswith("cogs") and within(target, COGS_NEVER)):
+                    wrong.append(where)
+            elif within(target, FORBIDDEN_EXTERNAL[folder]):
+                wrong.append(where)
+            if folder.startswith("cogs") and STATE_CLASSES & set(names):
+                wrong.append(f"{where}: {sorted(STATE_CLASSES & set(names))}")
+    return wrong
+
+
+@pytest.mark.parametrize("folder", list(MAY_IMPORT))
+def test_no_import_crosses_a_layer_the_wrong_way(folder: str) -> None:
+    assert any(folder_of(m) == folder for m in project_modules()), folder
+    wrong = wrong_imports(folder)
     assert not wrong, "\n".join(wrong)
 
 
-def test_the_checker_sees_a_crossing() -> None:
-    """The reader resolves relative imports, so a wrong one in any form would be caught."""
-    path = ROOT / "baloot" / "render" / "table.py"
-    modules = {m for m, _ in imports_of(path)}
-    assert "baloot.view" in modules and "baloot.i18n" in modules
-    assert crosses("baloot.tables.live", COGS_FORBIDDEN) and not crosses("baloot.tablesx", SERVICE_FORBIDDEN)
+def import_graph() -> dict[str, set[str]]:
+    modules = project_modules()
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        targets = set()
+        for target, _names in imports_of(path):
+            while target and target not in modules:  # ``from m import name``: the module m
+                target = target.rpartition(".")[0]
+            if target and target != module:
+                targets.add(target)
+        graph[module] = targets
+    return graph
 
 
-def test_importing_the_engine_and_rendering_loads_no_discord() -> None:
-    """Also at run time (transitive imports): a fresh interpreter loads no discord for these packages."""
-    code = ("import sys, baloot, baloot.ai, baloot.render, baloot.tables, baloot.storage, baloot.stats; "
+def circles(graph: dict[str, set[str]], nodes: set[str]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan), within ``nodes``."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, ()):
+            if w not in nodes:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circle_inside_a_folder() -> None:
+    graph = import_graph()
+    by_folder: dict[str | None, set[str]] = {}
+    for module in graph:
+        by_folder.setdefault(folder_of(module), set()).add(module)
+    found = [c for folder, nodes in by_folder.items() if folder is not None for c in circles(graph, nodes)]
+    assert not found, found
+
+
+def test_no_import_circle_between_folders() -> None:
+    graph = import_graph()
+    folders: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        here = folder_of(module)
+        if here is None:
+            continue
+        folders.setdefault(here, set()).update(
+            f for f in (folder_of(t) for t in targets) if f is not None and f != here)
+    assert not circles(folders, set(folders)), folders
+
+
+def test_the_checker_sees_a_crossing_and_a_circle() -> None:
+    """The reader resolves relative imports, and the circle finder finds a circle."""
+    modules = {m for m, _ in imports_of(ROOT / "baloot" / "render" / "table.py")}
+    assert "baloot.engine.view" in modules and "baloot.i18n" in modules
+    assert not within("baloot.tablesx", ("baloot.tables",)) and within("baloot.tables.live", ("baloot.tables",))
+    assert folder_of("cogs.presentation.channel") == "cogs.presentation" and folder_of("cogs.buttons") == "cogs"
+    assert folder_of("baloot.engine.hand") == "baloot.engine" and folder_of("baloot.tools") == "baloot.tools"
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}, {"a", "b", "c", "d"}) == [["a", "b", "c"]]
+
+
+def test_importing_the_layers_loads_no_discord() -> None:
+    """Also at run time (transitive imports): a fresh interpreter loads no discord for ``baloot``."""
+    code = ("import sys, baloot, baloot.ai, baloot.render, baloot.tables, baloot.storage, baloot.stats, baloot.i18n; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('discord', 'cogs')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_importing_baloot_loads_neither_the_bench_nor_the_hard_ai() -> None:
+    code = "import sys, baloot; print(sorted(m for m in sys.modules if m.startswith(('baloot.tools', 'baloot.ai'))))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

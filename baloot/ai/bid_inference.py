@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..actions import Action, ActionType
+from ..engine.actions import Action, ActionType
 from .bidding_policy import NORMAL_STYLE
 from .hand_evaluation import best_hokum_score, hokum_score, sun_score
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..actions import Action, ActionType
-from ..cards import RANK_A, RANK_T, mask_of
-from ..view import SeatView
+from ..engine.actions import Action, ActionType
+from ..engine.cards import RANK_A, RANK_T, mask_of
+from ..engine.view import SeatView
 from .hand_evaluation import (
     best_hokum_score,
     defence_strength,

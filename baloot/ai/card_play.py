@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import (
+from ..engine.cards import (
     BEATS,
     CARD_POINTS,
     HIGHER_PLAIN,

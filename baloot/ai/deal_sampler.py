@@ -6,7 +6,7 @@ inferences, declared projects). :func:`deck_for` turns the full hands into a
 deck that deals them (R2: packets of 3 then 2 from p1, the up card at
 ``deck[20]``, the completion with 2 cards for the taker and 3 for the others),
 and :func:`sample_hand` replays ``view.history`` on it (R10), so the result is
-a full :class:`~baloot.hand.Hand` at the view's position. Only the view is
+a full :class:`~baloot.engine.hand.Hand` at the view's position. Only the view is
 read, never the real deal.
 """
 
@@ -15,12 +15,12 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from ..actions import ActionType
-from ..cards import ALL_CARDS, RANK_A, SUIT_MASK, Card, iter_bits
-from ..errors import BalootError
-from ..hand import Hand, Phase
-from ..projects import QUAD_RANKS, ProjectType, best_projects
-from ..view import SeatView, announced_projects, shown_projects
+from ..engine.actions import ActionType
+from ..engine.cards import ALL_CARDS, RANK_A, SUIT_MASK, Card, iter_bits
+from ..engine.errors import BalootError
+from ..engine.hand import Hand, Phase
+from ..engine.projects import QUAD_RANKS, ProjectType, best_projects
+from ..engine.view import SeatView, announced_projects, shown_projects
 from .knowledge import Knowledge, infer
 
 STOCK = 4

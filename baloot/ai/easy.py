@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 
-from ..actions import PLAY_ACTIONS, Action
-from ..cards import BEATS, CARD_POINTS, NO_TRUMP
-from ..view import SeatView
+from ..engine.actions import PLAY_ACTIONS, Action
+from ..engine.cards import BEATS, CARD_POINTS, NO_TRUMP
+from ..engine.view import SeatView
+from .autoplay import TRUMP_SURCHARGE, give_away_cost
 from .bidding_policy import EASY_STYLE
 from .player import rule_based_action
 from .view_position import current_trick, legal_card_mask
@@ -38,6 +39,6 @@ class EasyPlayer:
                     return PLAY_ACTIONS[view.seat][min(winners, key=lambda c: (c >> 3 == trump, -points[c]))]
             else:
                 return PLAY_ACTIONS[view.seat][max(cards, key=lambda c: (c >> 3 != trump, points[c]))]
-        low = min(points[c] + (20 if c >> 3 == trump else 0) for c in cards)
-        cheap = [c for c in cards if points[c] + (20 if c >> 3 == trump else 0) == low]
+        low = min(give_away_cost(c, trump, TRUMP_SURCHARGE) for c in cards)
+        cheap = [c for c in cards if give_away_cost(c, trump, TRUMP_SURCHARGE) == low]
         return PLAY_ACTIONS[view.seat][cheap[rng.randrange(len(cheap))]]

@@ -5,7 +5,7 @@ the rule-based card player: it searches every legal card of every seat
 (minimax with alpha-beta pruning) and scores each finished hand by R7, the
 team's hand score difference, with the card-point difference breaking ties.
 The search works on card masks with the engine's own R5 rules
-(:func:`~baloot.play.trick_obligations`, the one definition of R5.1/R5.2, Ekka
+(:func:`~baloot.engine.play.trick_obligations`, the one definition of R5.1/R5.2, Ekka
 included) and its R7 scoring; after the second trick projects and Baloot no longer depend
 on the play (R6.2, R6.3), so only card points and tricks change. The deal is
 a sample, so nothing hidden is read.
@@ -13,10 +13,10 @@ a sample, so nothing hidden is read.
 
 from __future__ import annotations
 
-from ..cards import BEATS, CARD_POINTS
-from ..hand import Hand, Phase
-from ..play import trick_obligations
-from ..scoring import score_hand
+from ..engine.cards import BEATS, CARD_POINTS
+from ..engine.hand import Hand, Phase
+from ..engine.play import trick_obligations
+from ..engine.scoring import score_hand
 from .rollout import GAHWA_VALUE, team_value
 
 TIE_BREAK = 0.02

@@ -7,8 +7,8 @@ hands sensibly; the thresholds that use them live with the bidding policy.
 
 from __future__ import annotations
 
-from ..cards import RANK_9, RANK_A, RANK_J, RANK_K, RANK_Q, RANK_T, SUIT_MASK
-from ..projects import best_projects
+from ..engine.cards import RANK_9, RANK_A, RANK_J, RANK_K, RANK_Q, RANK_T, SUIT_MASK
+from ..engine.projects import best_projects
 
 
 def _has(mask: int, suit: int, rank: int) -> bool:
@@ -75,18 +75,6 @@ def hokum_strength(mask: int, trump: int) -> float:
         elif _has(mask, suit, RANK_T) and _has(mask, suit, RANK_K):
             total += 0.3
     return total
-
-
-def best_hokum_suit(mask: int, excluded_suit: int | None = None) -> tuple[int, float]:
-    """The trump suit that makes ``mask`` strongest, and that strength."""
-    best_suit, best = -1, -1.0
-    for suit in range(4):
-        if suit == excluded_suit:
-            continue
-        value = hokum_strength(mask, suit)
-        if value > best:
-            best_suit, best = suit, value
-    return best_suit, best
 
 
 def defence_strength(mask: int, trump: int | None) -> float:

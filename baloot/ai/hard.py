@@ -21,9 +21,9 @@ from __future__ import annotations
 import random
 import time
 
-from ..actions import Action, ActionType
-from ..hand import Hand, Phase
-from ..view import SeatView, seat_view
+from ..engine.actions import Action, ActionType
+from ..engine.hand import Hand, Phase
+from ..engine.view import SeatView, seat_view
 from .bid_inference import bid_weight
 from .bidding_policy import HARD_STYLE, BiddingStyle
 from .card_play import CardChooser

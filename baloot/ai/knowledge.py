@@ -1,6 +1,6 @@
 """What a seat can deduce about the hidden cards from its view alone.
 
-Everything here is computed from a :class:`~baloot.view.SeatView`: the seat's
+Everything here is computed from a :class:`~baloot.engine.view.SeatView`: the seat's
 own cards, the cards played and by whom, the voids shown by failing to follow
 suit (R5), the trumps a player cannot hold because they did not trump or
 over-trump when R5.2 obliged them to, a locked-hand trump lead (R5.2: only
@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import BEATS, FULL_DECK, HIGHER_TRUMP, NO_TRUMP, SUIT_MASK, mask_of
-from ..hand import Phase
-from ..play import is_ekka
-from ..projects import Project
-from ..view import SeatView, TrickView
+from ..engine.cards import BEATS, FULL_DECK, HIGHER_TRUMP, NO_TRUMP, SUIT_MASK, mask_of
+from ..engine.hand import Phase
+from ..engine.play import is_ekka
+from ..engine.projects import Project
+from ..engine.view import SeatView, TrickView
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 
-from ..actions import PLAY_ACTIONS, Action
-from ..view import SeatView
+from ..engine.actions import PLAY_ACTIONS, Action
+from ..engine.view import SeatView
 from .bidding_policy import NORMAL_STYLE, BiddingStyle
 from .card_play import CardChooser
 from .player import rule_based_action

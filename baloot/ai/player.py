@@ -1,7 +1,7 @@
 """The :class:`Player` protocol every AI level implements, the random player,
 and the choices the rule-based levels share.
 
-A player sees only its seat's :class:`~baloot.view.SeatView` (ARCHITECTURE.md:
+A player sees only its seat's :class:`~baloot.engine.view.SeatView` (ARCHITECTURE.md:
 nothing hidden) and a caller-supplied ``random.Random``; it returns one of
 ``view.legal``.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from ..actions import Action
-from ..hand import Phase
-from ..view import SeatView
+from ..engine.actions import Action
+from ..engine.hand import Phase
+from ..engine.view import SeatView
 from .bidding_policy import BiddingStyle, choose_bid, choose_double
 from .view_position import declare_action, sawa_action
 

@@ -9,8 +9,8 @@ result is the R7 hand score.
 
 from __future__ import annotations
 
-from ..actions import PLAY_ACTIONS, ActionType
-from ..hand import Hand, Phase
+from ..engine.actions import PLAY_ACTIONS, ActionType
+from ..engine.hand import Hand, Phase
 from .card_play import CardChooser, PlayPosition
 from .view_position import legal_card_mask
 

@@ -1,13 +1,13 @@
-"""Turning a :class:`~baloot.view.SeatView` in the play phase into a
+"""Turning a :class:`~baloot.engine.view.SeatView` in the play phase into a
 :class:`~baloot.ai.card_play.PlayPosition` (from the seat's knowledge only)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..actions import Action, ActionType
-from ..cards import BEATS, NO_TRUMP
-from ..view import SeatView
+from ..engine.actions import Action, ActionType
+from ..engine.cards import BEATS, NO_TRUMP
+from ..engine.view import SeatView
 from .card_play import PlayPosition
 from .knowledge import Knowledge, infer
 

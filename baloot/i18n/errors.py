@@ -1,7 +1,7 @@
 """Engine and table-service errors as catalog keys.
 
-Every :class:`~baloot.errors.BalootError` carries a stable
-:class:`~baloot.error_codes.ErrorCode` and parameters; :data:`CODE_KEYS` maps
+Every :class:`~baloot.engine.errors.BalootError` carries a stable
+:class:`~baloot.engine.error_codes.ErrorCode` and parameters; :data:`CODE_KEYS` maps
 each code to the catalog key a player reads, and :func:`error_text` fills it
 with the parameters in the player's language (a suit by its name there). The
 English message is never read here, so rewording it cannot change what a
@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..cards import SUITS
-from ..error_codes import PERMISSIONS, ErrorCode
-from ..errors import BalootError
+from ..engine.cards import SUITS
+from ..engine.error_codes import PERMISSIONS, ErrorCode
+from ..engine.errors import BalootError
 from .catalog import has_key, resolve_locale, t
 
 E = ErrorCode

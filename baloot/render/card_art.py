@@ -20,7 +20,7 @@ from typing import Final, TypeAlias
 
 from PIL import Image, ImageDraw, ImageFont, features
 
-from ..cards import ALL_CARDS, Card
+from ..engine.cards import ALL_CARDS, Card
 
 DRAWING: Final = threading.Lock()
 """Held while drawing with the fonts: the table pictures (their own thread, or the loop's with

@@ -35,10 +35,10 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from ..actions import Action, ActionType
-from ..cards import SUITS, Card
-from ..errors import NotationError
-from ..records import quick_init
+from ..engine.actions import Action, ActionType
+from ..engine.cards import SUITS, Card
+from ..engine.errors import NotationError
+from ..engine.quick_init import quick_init
 
 PREFIX: Final = "bl"
 TABLE_ID_PATTERN: Final = r"[0-9A-Za-z_-]{1,32}"

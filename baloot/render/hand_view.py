@@ -1,6 +1,6 @@
 """A seat's private view: its cards sorted by suit and buttons for exactly its legal actions.
 
-Built from a :class:`~baloot.view.SeatView` only, so it cannot show another
+Built from a :class:`~baloot.engine.view.SeatView` only, so it cannot show another
 seat's cards. Layout (≤ 3 of Discord's 5 rows): one row of action buttons
 (bids, confirm/switch, round-two suits, the doubling chain, declare), then the
 cards in one or two rows — legal plays enabled, every other card disabled.
@@ -13,15 +13,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
-from ..actions import Action, ActionType
-from ..cards import Card, mask_of
-from ..hand import Phase
+from ..engine.actions import Action, ActionType
+from ..engine.cards import Card, mask_of
+from ..engine.hand import Phase
+from ..engine.projects import Project, best_projects
+from ..engine.quick_init import quick_init
+from ..engine.view import PublicView, SeatView
 from ..i18n import resolve_locale, t
 from ..i18n.direction import orient_payload
 from ..i18n.plural import count
-from ..projects import Project, best_projects
-from ..records import quick_init
-from ..view import PublicView, SeatView
 from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, balanced_rows, button, rows
 from .custom_ids import CustomIdError, action_code, action_id_prefix, play_code
 from .limits import DESCRIPTION, FIELD_VALUE, clip
@@ -155,7 +155,7 @@ class SharedFields:
 def shared_fields(info: TableInfo, view: SeatView, locale: str) -> SharedFields:
     """:class:`SharedFields` of ``view``'s hand state, drawn once per public view and locale.
 
-    The four seat views of one snapshot share one :class:`~baloot.view.PublicView`
+    The four seat views of one snapshot share one :class:`~baloot.engine.view.PublicView`
     object; the last few drawings are kept by its identity (the cache holds the
     object, so the identity cannot be reused) with the names they were drawn with.
     """

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ..engine.rules import Rules
+from ..engine.summary import MatchSummary
 from ..i18n import error_text, resolve_locale, t
 from ..i18n.direction import orient_payload
-from ..rules import Rules
-from ..summary import MatchSummary
 from .limits import CONTENT, clip
 from .model import Notice, Payload, TableInfo
 from .result import sheet_embed

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from ..actions import Action
-from ..records import quick_init
+from ..engine.actions import Action
+from ..engine.quick_init import quick_init
 
 Payload: TypeAlias = dict[str, Any]
 """A message body: ``content``, ``embeds`` (list of embed dicts), ``components``

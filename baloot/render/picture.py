@@ -1,6 +1,6 @@
 """A picture of the table (issue 10): four seats, the trick in the middle, the contract and the score.
 
-:func:`table_picture` draws a PNG from a hand's :class:`~baloot.view.PublicView`
+:func:`table_picture` draws a PNG from a hand's :class:`~baloot.engine.view.PublicView`
 (never a seat's view: the picture cannot show a hidden card) and the
 renderer's :class:`~.model.TableInfo` (the names). ``viewer`` is the seat
 drawn at the bottom: ``None`` for the channel (seat 0 at the bottom, the teams
@@ -42,11 +42,11 @@ from typing import Any, Final
 
 from PIL import Image, ImageDraw, ImageFont
 
-from ..actions import ActionType
-from ..cards import SUIT_SYMBOLS
-from ..hand import Phase
+from ..engine.actions import ActionType
+from ..engine.cards import SUIT_SYMBOLS
+from ..engine.hand import Phase
+from ..engine.view import PublicView, TrickView
 from ..i18n import resolve_locale, t
-from ..view import PublicView, TrickView
 from .card_art import DRAWING, RGB, AnyFont, card_face, font, has_raqm, suit_image
 from .model import NAME_LIMIT, Payload, TableInfo
 from .text import action_text, level_text
@@ -75,7 +75,7 @@ PLATE_SIZE: Final = (200, 54)
 RING: Final = 4  # the trick winner's ring, around the card
 UP_SPOT: Final = (400, 225)
 # Tiles kept (compressed, 1-3 KB each): at a table every seat's plate has a turn and a waiting version,
-# so 100 tables (PICTURE_TABLES, cogs.channel) use 800 plates and 100-200 score panels.
+# so 100 tables (PICTURE_TABLES, cogs.presentation.channel) use 800 plates and 100-200 score panels.
 PLATE_TILES: Final = 1024
 SCORE_TILES: Final = 256
 CARD_TILES: Final = 320  # 32 cards × 4 trick spots × with or without the ring, and the up card (288, warm_up)
@@ -569,7 +569,7 @@ def encode_png(image: Image.Image) -> bytes:
 
 
 _cache: OrderedDict[PictureState, bytes] = OrderedDict()
-_cache_lock: Final = threading.Lock()  # the bot draws on a thread of its own (cogs.pictures); tests and scripts here
+_cache_lock: Final = threading.Lock()  # the bot draws on its own thread; tests and scripts here
 
 
 def cached_picture(state: PictureState) -> bytes | None:

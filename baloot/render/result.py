@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ..engine.scoring import GAHWA, HOKUM_TOTAL, KABOOT_HOKUM, KABOOT_SUN, SUN_TOTAL
+from ..engine.summary import HandSummary, MatchSummary
+from ..engine.view import PublicView
 from ..i18n import t
 from ..i18n.direction import is_rtl
 from ..i18n.plural import count
-from ..scoring import GAHWA, HOKUM_TOTAL, KABOOT_HOKUM, KABOOT_SUN, SUN_TOTAL
-from ..summary import HandSummary, MatchSummary
-from ..view import PublicView
 from .limits import DESCRIPTION, FIELD_VALUE, clip
 from .model import TableInfo
 from .text import cards_text, contract_text, level_text, project_name, seat_name, sort_cards, team_name

@@ -1,7 +1,7 @@
 """Pieces of the public state shared by the table message and the private view.
 
-The table message passes a :class:`~baloot.view.PublicView` (it holds no hidden
-card); the private view passes the seat's :class:`~baloot.view.SeatView`, whose
+The table message passes a :class:`~baloot.engine.view.PublicView` (it holds no hidden
+card); the private view passes the seat's :class:`~baloot.engine.view.SeatView`, whose
 public fields are the same. Every function reads only those public fields
 (bids, contract, doubling, declared projects, played cards, counts) plus, for a
 seat's view, the seat's own declared projects.
@@ -9,13 +9,13 @@ seat's view, the seat's own declared projects.
 
 from __future__ import annotations
 
-from ..actions import Action, ActionType
-from ..cards import Card
-from ..hand import Phase
+from ..engine.actions import Action, ActionType
+from ..engine.cards import Card
+from ..engine.hand import Phase
+from ..engine.projects import Project
+from ..engine.view import PublicView, SeatView, TrickView
 from ..i18n import t
 from ..i18n.plural import count
-from ..projects import Project
-from ..view import PublicView, SeatView, TrickView
 from .model import Notice, TableInfo
 from .text import (
     PLAIN_RANKING,

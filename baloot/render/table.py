@@ -1,6 +1,6 @@
 """The channel message of a table: one per hand, edited as the hand goes on.
 
-Built from the hand's :class:`~baloot.view.PublicView` only (see
+Built from the hand's :class:`~baloot.engine.view.PublicView` only (see
 :mod:`baloot.render.sections`), so it cannot show a hidden card, with the
 R7 breakdown when the hand ends and the winner and score sheet when the match
 ends. It carries the "My hand" button while the match runs.
@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..bidding import Outcome
-from ..hand import Phase
+from ..engine.bidding import Outcome
+from ..engine.hand import Phase
+from ..engine.rules import Rules
+from ..engine.summary import MatchSummary
+from ..engine.view import PublicView
 from ..i18n import resolve_locale, t
 from ..i18n.direction import orient_payload
 from ..i18n.plural import count
-from ..rules import Rules
-from ..summary import MatchSummary
-from ..view import PublicView
 from .components import PRIMARY, SECONDARY, SUCCESS, button, rows
 from .custom_ids import BOT_LEVEL_NAMES, LobbyId, encode_result_id, encode_table_id
 from .limits import DESCRIPTION, EMBED_TOTAL, FIELD_VALUE, clip
@@ -132,7 +132,7 @@ def render_table(
 ) -> Payload:
     """The table message of hand ``index`` (default: the match's latest hand), drawn from its public view.
 
-    ``view`` is the :class:`~baloot.view.PublicView` of that hand (never a
+    ``view`` is the :class:`~baloot.engine.view.PublicView` of that hand (never a
     seat's view: the channel shows only what everyone may know) and ``sheet``
     the match so far. At the end of the hand it adds the R7 breakdown; at the
     end of the match the winner and the score sheet (R8). ``locale`` defaults

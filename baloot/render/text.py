@@ -9,11 +9,11 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Final
 
-from ..actions import Action, ActionType
-from ..cards import RANKS, SUIT_SYMBOLS, SUITS, Card
+from ..engine.actions import Action, ActionType
+from ..engine.cards import RANKS, SUIT_SYMBOLS, SUITS, Card
+from ..engine.projects import Project
 from ..i18n import t
 from ..i18n.direction import is_rtl, isolate, rtl
-from ..projects import Project
 from .model import NAME_LIMIT, TableInfo
 
 _MARKDOWN: Final = str.maketrans({c: "\\" + c for c in "\\*_~`|>#[]()"})

@@ -20,10 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import ActionType
-from ..cards import SUITS
-from ..hand import Hand
-from ..record import match_from_record
+from ..engine.actions import ActionType
+from ..engine.cards import SUITS
+from ..engine.hand import Hand
+from ..engine.records import match_from_record
 from ..storage.stats_rows import HandFactRow, ServerTally, Tally
 
 _RAISES = {
@@ -73,7 +73,7 @@ def hand_facts(hand_no: int, hand: Hand) -> HandFactRow:
 def match_facts(record: Mapping[str, Any]) -> MatchFacts:
     """Replay a record (R10) and list the facts of its finished hands.
 
-    Raises :class:`~baloot.errors.RecordError` if the record does not replay.
+    Raises :class:`~baloot.engine.errors.RecordError` if the record does not replay.
     """
     match = match_from_record(dict(record))
     hands = tuple(hand_facts(n, h) for n, h in enumerate(match.hands) if h.finished)

@@ -1,7 +1,7 @@
 """What the Discord layer asks about statistics: leaderboards, stats cards, history, records.
 
 :class:`StatsService` turns a request into one indexed query and raises a
-:class:`StatsError` (a :class:`~baloot.errors.BalootError`, answered
+:class:`StatsError` (a :class:`~baloot.engine.errors.BalootError`, answered
 privately) for bad input: an unknown match, a player with nothing played,
 a page or option that does not exist. Periods are taken at ``clock()``
 (UTC weeks from Monday, calendar months; :mod:`.periods`).
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from ..errors import BalootError
+from ..engine.errors import BalootError
 from ..storage import Storage
 from ..storage.stats_queries import StatsQueries
 from ..storage.stats_rows import BoardSort, HistoryEntry, LeaderboardPage, Period, PlayerTotals, ServerTally

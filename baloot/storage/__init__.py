@@ -11,13 +11,12 @@ from .database import (
     Database,
     SeatedElsewhere,
     StorageConflict,
-    is_database_url,
-    open_database,
 )
 from .dialect import POSTGRESQL, SQLITE, Dialect
 from .errors import StorageError, StorageUnavailable
 from .leases import Fence, Lease, LeaseGrant, LeaseLost
 from .migrations import LATEST_VERSION, MIGRATIONS, migrate, schema_version
+from .opening import is_database_url, open_database
 from .rows import (
     GuildSettings,
     MatchResult,

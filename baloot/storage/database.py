@@ -124,25 +124,3 @@ class Database(ABC):
         """One write statement in its own transaction; returns the rows changed."""
         async with self.transaction() as tx:
             return await tx.execute(sql, params)
-
-
-def is_database_url(where: str | Path) -> bool:
-    """Whether ``where`` names a PostgreSQL database (``postgresql://`` or ``postgres://``) rather than a file."""
-    return isinstance(where, str) and where.startswith(("postgresql://", "postgres://"))
-
-
-async def open_database(
-    where: str | Path = DEFAULT_PATH, *, synchronous: str = "FULL", pool_size: int = 10
-) -> Database:
-    """Open and migrate the database at ``where``: a PostgreSQL URL, or else a SQLite file.
-
-    ``synchronous`` applies to SQLite only; ``pool_size`` (the most connections
-    held at once) to PostgreSQL only.
-    """
-    if is_database_url(where):
-        from .postgres_backend import PostgresDatabase
-
-        return await PostgresDatabase.open(str(where), max_size=pool_size)
-    from .sqlite_backend import SqliteDatabase
-
-    return await SqliteDatabase.open(where, synchronous=synchronous)

@@ -41,7 +41,7 @@ async def _switch_to_wal(conn: aiosqlite.Connection) -> None:
 
     While another connection switches the same new file, SQLite refuses the switch
     at once, without waiting in its busy handler (processes starting together: one
-    open in fifty of ``tests/test_storage_migrations.py``'s three under load).
+    open in fifty of ``tests/storage/test_storage_migrations.py``'s three under load).
     """
     loop = asyncio.get_running_loop()
     give_up = loop.time() + _BUSY_TIMEOUT_MS / 1000

@@ -15,8 +15,9 @@ import sqlite3
 import time
 from pathlib import Path
 
-from .database import Database, is_database_url, open_database
+from .database import Database
 from .errors import StorageError
+from .opening import is_database_url, open_database
 
 _PROBE = "baloot_write_check"
 

@@ -17,11 +17,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from ..match import RECORD_FORMAT
+from ..engine.match import RECORD_FORMAT
 from . import leases
-from .database import DEFAULT_PATH, Connection, Database, Row, SeatedElsewhere, dumps, loads, open_database
+from .database import DEFAULT_PATH, Connection, Database, Row, SeatedElsewhere, dumps, loads
 from .errors import StorageError, StorageUnavailable
 from .leases import Fence, Lease, LeaseGrant
+from .opening import open_database
 from .results import insert_result, result_from_rows
 from .rows import (
     GuildSettings,

@@ -1,13 +1,13 @@
 """The async table service (issue 4): tables, seats, turns, timers and bots, with no Discord.
 
-Use :class:`TableService`; catch :class:`~baloot.errors.BalootError` (every
+Use :class:`TableService`; catch :class:`~baloot.engine.errors.BalootError` (every
 error here and the engine's) and show its message privately, and
 :class:`StorageUnavailable` (a transient storage fault: nothing changed); listen
 to the events of :mod:`baloot.tables.events`.
 """
 
+from ..ai.autoplay import SafeBot, safe_action
 from ..storage.errors import StorageError, StorageUnavailable
-from .autoplay import SafeBot, safe_action
 from .bots import BOT_LEVELS, BotFactory, BotPlayer
 from .errors import (
     AlreadySeated,

@@ -1,6 +1,6 @@
 """Bot players at a table (issue 5): the protocol the AI package implements, and running it.
 
-A bot sees only its own seat's view (:class:`~baloot.view.SeatView`) and a
+A bot sees only its own seat's view (:class:`~baloot.engine.view.SeatView`) and a
 random generator. :func:`choose_off_loop` runs ``choose`` in an executor —
 a process pool when one is configured, else the default thread pool — so
 that a searching bot never blocks the event loop.
@@ -14,8 +14,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Final, Protocol
 
-from ..actions import Action
-from ..view import SeatView
+from ..engine.actions import Action
+from ..engine.view import SeatView
 
 BOT_LEVELS: Final = ("easy", "normal", "hard")
 BOT_TIME_LIMIT: Final = 5.0

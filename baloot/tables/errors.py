@@ -1,11 +1,11 @@
 """The table service's errors: short messages a player can read (issue 4 "Bad input").
 
-Each is a :class:`~baloot.errors.BalootError`, so the Discord layer's one
+Each is a :class:`~baloot.engine.errors.BalootError`, so the Discord layer's one
 error handler answers every one of them privately. Engine errors
-(:class:`~baloot.errors.IllegalActionError` and its kin) pass through
+(:class:`~baloot.engine.errors.IllegalActionError` and its kin) pass through
 unchanged. When one is raised nothing has changed, in memory or on disk.
 
-Each class has a default :class:`~baloot.error_codes.ErrorCode`; a raise that
+Each class has a default :class:`~baloot.engine.error_codes.ErrorCode`; a raise that
 is more specific than its class names its own ``code=`` (and ``params=``).
 What a player reads is chosen by the code (``baloot.i18n.errors``), never by
 the English message.
@@ -13,8 +13,8 @@ the English message.
 
 from __future__ import annotations
 
-from ..error_codes import ErrorCode, ErrorParams
-from ..errors import BalootError
+from ..engine.error_codes import ErrorCode, ErrorParams
+from ..engine.errors import BalootError
 
 
 class TableError(BalootError):

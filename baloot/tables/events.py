@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ..actions import Action
-from ..cards import Card
-from ..hand import Phase
-from ..records import quick_init
-from ..summary import HandSummary, MatchSummary
+from ..engine.actions import Action
+from ..engine.cards import Card
+from ..engine.hand import Phase
+from ..engine.quick_init import quick_init
+from ..engine.summary import HandSummary, MatchSummary
 from .info import TableInfo, Version
 from .snapshot import TableSnapshot
 

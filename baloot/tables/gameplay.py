@@ -13,11 +13,11 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from ..actions import Action
-from ..error_codes import ErrorCode
+from ..engine.actions import Action
+from ..engine.error_codes import ErrorCode
+from ..engine.summary import MatchSummary
+from ..engine.view import PublicView
 from ..storage.rows import StoredMessage, TableStatus
-from ..summary import MatchSummary
-from ..view import PublicView
 from .base import ServiceBase
 from .errors import NoTableHere, NotAllowed, NotYourTurn, StaleAction, TableElsewhere, TableNotRunning
 from .info import ActResult, PlayerHand, Version

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..records import quick_init
-from ..rules import Rules
+from ..engine.quick_init import quick_init
+from ..engine.rules import Rules
+from ..engine.view import SeatView
 from ..storage.rows import TableStatus
-from ..view import SeatView
 
 Version = tuple[int, int]
 """(hand number, number of actions in that hand): what a button was drawn for."""

@@ -5,18 +5,22 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 from .events import TableEvent
-
-if TYPE_CHECKING:
-    from .live import LiveTable
+from .snapshot import TableSnapshot
 
 E = TypeVar("E", bound=TableEvent)
 
 Listener = Callable[[TableEvent], Awaitable[None]]
 
 log = logging.getLogger("baloot.tables")
+
+
+class Publishes(Protocol):
+    """A table that publishes its snapshot (:meth:`.live.LiveTable.publish`)."""
+
+    def publish(self) -> TableSnapshot: ...
 
 
 class Announcer:
@@ -35,7 +39,7 @@ class Announcer:
     def remove(self, listener: Listener) -> None:
         self._listeners.remove(listener)
 
-    async def emit(self, table: LiveTable, event: E) -> E:
+    async def emit(self, table: Publishes, event: E) -> E:
         """Publish ``table``'s snapshot, then tell every listener of ``event`` (which carries it).
 
         Called only after what ``event`` reports is committed to storage, so a

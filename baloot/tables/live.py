@@ -10,19 +10,19 @@ import asyncio
 import random
 from typing import TYPE_CHECKING, Any
 
-from ..hand import Hand
-from ..match import Match
-from ..rules import Rules
+from ..engine.hand import Hand
+from ..engine.match import Match
+from ..engine.rules import Rules
+from ..engine.summary import HandSummary, MatchSummary, summarize_match
+from ..engine.view import PublicView, SeatView, public_view, seat_view
 from ..storage.leases import Fence
 from ..storage.rows import MatchResult, ResultSeat, SeatRow, TableRow, TableStatus
-from ..summary import HandSummary, MatchSummary, summarize_match
-from ..view import PublicView, SeatView, public_view, seat_view
 from .errors import NotSeated
 from .info import SeatInfo, TableInfo, Version
 from .snapshot import HandSnapshot, SeatViews, TableSnapshot
 
 if TYPE_CHECKING:
-    from .turns import WaitingTurn
+    from .waiting import WaitingTurn
 
 Seats = list[SeatInfo | None]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
-from ..error_codes import ErrorCode
-from ..rules import Rules
+from ..engine.error_codes import ErrorCode
+from ..engine.rules import Rules
 from ..storage import SeatedElsewhere
 from ..storage.rows import GuildSettings, TableStatus
 from . import options
@@ -332,12 +332,5 @@ class LobbyOps(ServiceBase):
         """Set a server's channel language (None: English, the default)."""
         current = await self.storage.guild_settings(guild_id)
         settings = dataclasses.replace(current, language=options.language(language))
-        await self.storage.save_guild_settings(settings)
-        return settings
-
-    async def set_guild_ai_rated(self, guild_id: int, rated: bool) -> GuildSettings:
-        """Whether matches with bots change ratings in this server (issue 6)."""
-        current = await self.storage.guild_settings(guild_id)
-        settings = dataclasses.replace(current, ai_rated=bool(rated))
         await self.storage.save_guild_settings(settings)
         return settings

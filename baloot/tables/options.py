@@ -9,8 +9,8 @@ import math
 from collections.abc import Mapping
 from typing import Final
 
-from ..errors import BalootError
-from ..rules import Rules
+from ..engine.errors import BalootError
+from ..engine.rules import Rules
 from .errors import BadOption
 
 LANGUAGES: Final = ("en", "ar")

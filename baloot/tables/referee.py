@@ -17,13 +17,13 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ..actions import Action, ActionType
-from ..cards import ALL_CARDS
-from ..match import Match, shuffled_deck
-from ..record import match_from_record
+from ..engine.actions import Action, ActionType
+from ..engine.cards import ALL_CARDS
+from ..engine.match import Match, shuffled_deck
+from ..engine.records import match_from_record
+from ..engine.summary import summarize_hand, summarize_match
 from ..storage import Storage, StorageUnavailable
 from ..storage.rows import TableStatus
-from ..summary import summarize_hand, summarize_match
 from .events import (
     ActionApplied,
     HandFinished,

@@ -21,8 +21,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from typing import Final
 
-from ..errors import BalootError
-from ..record import match_from_record
+from ..engine.errors import BalootError
+from ..engine.records import match_from_record
 from ..storage import Storage, StorageError, StorageUnavailable
 from ..storage.rows import TableStatus
 from .bots import BOT_LEVELS, BotFactory

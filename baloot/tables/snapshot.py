@@ -4,10 +4,10 @@ The table service owns the live state (:class:`~.live.LiveTable`, under its
 lock). Each time it announces an event — always after what the event reports
 is committed to storage — it first publishes a :class:`TableSnapshot`: the
 table's :class:`~.info.TableInfo`, the current hand's
-:class:`~baloot.view.PublicView` (what the channel may show), each seat's
-:class:`~baloot.view.SeatView` (what that seat's private view may show), the
+:class:`~baloot.engine.view.PublicView` (what the channel may show), each seat's
+:class:`~baloot.engine.view.SeatView` (what that seat's private view may show), the
 hand before it as it ended, and the match's
-:class:`~baloot.summary.MatchSummary`. Readers (the Discord layer) render
+:class:`~baloot.engine.summary.MatchSummary`. Readers (the Discord layer) render
 snapshots; they never hold or replay a second match, and a snapshot never
 shows an action that is not stored.
 """
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..records import quick_init
-from ..summary import MatchSummary
-from ..view import PublicView, SeatView
+from ..engine.quick_init import quick_init
+from ..engine.summary import MatchSummary
+from ..engine.view import PublicView, SeatView
 from .info import TableInfo, Version
 
 SeatViews = tuple[SeatView | None, SeatView | None, SeatView | None, SeatView | None]

@@ -29,16 +29,17 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 
-from ..actions import Action
+from ..ai.autoplay import SafeBot, safe_action
+from ..engine.actions import Action
 from ..storage import Storage, StorageUnavailable
 from ..storage.rows import TableStatus
-from .autoplay import SafeBot, safe_action
 from .bots import BotFactory, BotPlayer, choose_off_loop
 from .events import PlayerAway, PlayerBack, TurnReminder, TurnStarted, TurnTimedOut
 from .info import SeatInfo, Version
 from .listeners import Announcer
 from .live import LiveTable, seat_row
 from .referee import Referee
+from .waiting import WaitingTurn
 
 log = logging.getLogger("baloot.tables")
 
@@ -61,40 +62,6 @@ class TurnSettings:
     def __post_init__(self) -> None:
         if not 0 < self.retry_first <= self.retry_most <= 30.0:
             raise ValueError("need 0 < retry_first <= retry_most <= 30 seconds")
-
-
-class WaitingTurn:
-    """A person's turn before its first timer fires: a loop timer rather than a sleeping task (issue 9).
-
-    Nearly every turn is answered by a press long before its reminder, so the
-    turn's task (:meth:`TurnRunner._run`) is started only when the timer fires;
-    until then, stopping the turn is cancelling the timer. With an injected
-    ``sleep`` (a virtual clock) the runner keeps a task per turn instead.
-    """
-
-    __slots__ = ("_start", "cancelled", "handle", "task")
-
-    def __init__(self, delay: float, start: Callable[[], asyncio.Task[None]]) -> None:
-        self._start = start
-        self.task: asyncio.Task[None] | None = None
-        self.cancelled = False
-        self.handle = asyncio.get_running_loop().call_later(delay, self._fire)
-
-    def _fire(self) -> None:
-        if not self.cancelled:
-            self.task = self._start()
-
-    def done(self) -> bool:
-        """Stopped, or its task has finished (as ``Task.done``)."""
-        return self.cancelled or (self.task is not None and self.task.done())
-
-    def stop(self, caller: asyncio.Task[object] | None) -> None:
-        """Cancel the timer, and the turn's task unless that task is ``caller`` (it is ending the turn itself)."""
-        self.cancelled = True
-        self.handle.cancel()
-        task = self.task
-        if task is not None and task is not caller and not task.done():
-            task.cancel()
 
 
 class TurnRunner:

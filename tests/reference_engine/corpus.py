@@ -1,4 +1,4 @@
-"""Record generation, mutation and comparison shared by ``tests/test_differential.py`` and ``fuzz.py``.
+"""Record generation, mutation and comparison shared by ``tests/engine/test_differential.py`` and ``fuzz.py``.
 
 Random games come from two independent sources: the main engine's ``Match`` API
 (black box) and this reference engine's own ``Hand.legal_actions``.
@@ -127,7 +127,7 @@ def mutate(record: Record, rng: random.Random, known: bool = True) -> tuple[str,
     """One random mutation of a record; returns (name, mutated record).
 
     ``known=False`` avoids the two mutations behind the disagreements already documented in
-    ``tests/test_differential.py`` (lower-case card names, a garbage ``suit`` on a Hokum bid)."""
+    ``tests/engine/test_differential.py`` (lower-case card names, a garbage ``suit`` on a Hokum bid)."""
     rec = copy.deepcopy(record)
     hands: list[dict[str, Any]] = rec["hands"]
     h = rng.randrange(len(hands))
@@ -269,7 +269,7 @@ def normalise(out: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_both(record: Record) -> tuple[tuple[int, dict[str, Any]], tuple[int, dict[str, Any]]]:
-    from baloot.record import replay_text
+    from baloot.engine.records import replay_text
 
     text = json.dumps(record)
     main = replay_text(text)

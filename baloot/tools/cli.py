@@ -1,0 +1,83 @@
+"""Command line: ``replay FILE`` (R10) and ``bench``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from ..engine.records import replay_text
+
+RECORD_LIMIT = 64 * 1024 * 1024
+"""The largest record ``replay`` reads, in bytes (a 100-hand record is well under 1 MiB)."""
+
+
+def _read(path: str) -> str:
+    """The record's text: a file, or standard input for ``-``, as UTF-8 whatever the locale (R10's
+    records are JSON, which is UTF-8), at most :data:`RECORD_LIMIT` bytes. Raises ValueError."""
+    name = "standard input" if path == "-" else path
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(RECORD_LIMIT + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(RECORD_LIMIT + 1)
+    except OSError as exc:
+        raise ValueError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(data) > RECORD_LIMIT:
+        raise ValueError(f"cannot read {name}: a record is at most {RECORD_LIMIT // (1024 * 1024)} MiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"cannot read {name}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset "
+                         f"{exc.start})") from None
+
+
+def _print_json(obj: object) -> None:
+    """One JSON object and a newline on standard output, in UTF-8 whatever the console's encoding. A
+    reader that stops early (``| head``) is no error: the rest is dropped without a traceback."""
+    try:
+        sys.stdout.buffer.write(json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n")
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        # Python flushes standard output again at exit, which would fail the same way
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _replay(path: str) -> int:
+    """R10: print one JSON object; exit 0 for a valid record, 1 for an invalid one."""
+    try:
+        text = _read(path)
+    except ValueError as exc:
+        _print_json({"error": {"hand": None, "action": None, "message": str(exc)}})
+        return 1
+    code, out = replay_text(text)
+    _print_json(out)
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m baloot", description="Baloot engine tools")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_replay = sub.add_parser("replay", help="check a game record (R10) and print its result as JSON")
+    p_replay.add_argument("file", help="the record file, or - for standard input")
+    p_bench = sub.add_parser("bench", help="measure the engine's speed on one core")
+    p_bench.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
+    p_bench.add_argument("--seed", type=int, default=1)
+    p_bench.add_argument("--hard", action="store_true", help="measure the hard AI's sampled deals per second instead")
+    sub.add_parser("arena", help="play AI teams against each other on duplicate deals", add_help=False)
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "arena":
+        from .arena import main as arena_main
+
+        return int(arena_main(rest))
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command == "replay":
+        return _replay(args.file)
+    if args.command == "bench":
+        from .bench import run_bench
+
+        return run_bench(args.seconds, args.seed, args.hard)
+    return 2

@@ -1,0 +1,320 @@
+"""The table in the channel (issue 4): one message per hand, edited as the hand goes on.
+
+Changes are coalesced: an event marks a message dirty and a per-table task
+renders and sends it after :data:`EDIT_DELAY`, and no sooner than
+:data:`MIN_INTERVAL` after the table's previous edit, so a burst of events
+(a trick, the end of a hand, a deal) makes one edit per message and a table
+stays well under Discord's ~5 messages per 5 s per channel. With many tables
+the interval widens (:func:`edit_interval`) so all edits together stay within
+:data:`EDIT_BUDGET` requests per second of the bot token's global limit. Message ids are
+stored through the service (``lobby``, ``hand:N``) so edits continue after a
+restart. Everything is sent with the bot token; rendering reads the
+service's published snapshots (:mod:`.shown`), never its live state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+import discord
+
+from baloot.render import Notice, Payload, render_lobby, render_notice, render_table
+from baloot.render.picture import table_picture
+from baloot.render.table import thrown_in_before
+from baloot.tables import StorageUnavailable
+
+from ..transport.pacing import share
+from ..transport.wire import edit_message, send_message
+from .shown import TableState
+
+if TYPE_CHECKING:
+    from baloot.engine.summary import MatchSummary
+    from baloot.render import TableInfo as RenderInfo
+    from baloot.tables import HandSnapshot
+
+    from .shared import Shared
+
+log = logging.getLogger("baloot.discord")
+
+EDIT_DELAY: Final = 0.25
+"""Seconds a table waits after a change before editing, to gather a burst into one edit."""
+MIN_INTERVAL: Final = 1.0
+"""Seconds between two flushes of one table (at most ~5 edits in 5 s per channel)."""
+EDIT_BUDGET: Final = 30.0
+"""Channel edits per second the bot allows itself across all tables: 60% of Discord's global
+limit of 50 bot-token requests per second, leaving room for new messages, DMs and notices."""
+
+
+def edit_interval(active_tables: int, budget: float = EDIT_BUDGET) -> float:
+    """Seconds between two edits of one table's message.
+
+    One edit a second per table while the tables together stay within
+    ``budget`` edits a second; with more tables the interval widens so the bot as a
+    whole never exceeds it (each message then gathers more events per edit).
+    """
+    return max(MIN_INTERVAL, active_tables / budget)
+
+
+def process_budget(requests_per_second: int) -> float:
+    """This process's share of :data:`EDIT_BUDGET`, in proportion to its share of the global limit
+    (:func:`cogs.transport.pacing.share`): with two processes each edits half as often a second, so that
+    their tables' messages are edited as often as one process's would be (issue 11)."""
+    return EDIT_BUDGET * min(1.0, requests_per_second / share((), None))
+PICTURE_TABLES: Final = 100
+"""Active tables (each has a channel board) above which table messages are sent without a picture."""
+LOBBY: Final = "lobby"
+
+
+def hand_key(hand_no: int) -> str:
+    return f"hand:{hand_no}"
+
+
+def _order(key: str) -> int:
+    return -1 if key == LOBBY else int(key.split(":")[1])
+
+
+@dataclass
+class Board:
+    """The channel messages of one table and what needs sending."""
+
+    messages: dict[str, int] = field(default_factory=dict)  # key -> message id
+    dirty: set[str] = field(default_factory=set)
+    held: set[str] = field(default_factory=set)  # changed by a card only, sent with the next moment (busy bot)
+    task: asyncio.Task[None] | None = None
+    last_flush: float = 0.0
+
+
+class ChannelBoard:
+    """Keeps every table's channel messages up to date."""
+
+    def __init__(self, runtime: Shared) -> None:
+        self.runtime = runtime
+        self.boards: dict[int, Board] = {}
+        self._notices: set[asyncio.Task[None]] = set()
+        self.edit_budget = EDIT_BUDGET  # this process's share (:func:`process_budget`; bot.py sets it)
+
+    def board(self, table_id: int) -> Board:
+        board = self.boards.get(table_id)
+        if board is None:
+            board = self.boards[table_id] = Board()
+        return board
+
+    def adopt(self, table_id: int, key: str, message_id: int) -> None:
+        """Use an existing message for ``key`` (the /create reply, or one stored before a restart)."""
+        self.board(table_id).messages[key] = message_id
+
+    def touch(self, state: TableState, *keys: str, card: bool = False) -> None:
+        """Mark messages of a table as changed; they are sent shortly, coalesced.
+
+        ``card``: the change is a card played within a trick (or the turn passing
+        with it). While the bot is busy (:meth:`busy`), such a change waits for
+        the table's next moment - a completed trick (R5), a bid, a phase change,
+        a deal, the end, a notice - so that the edits the budget allows show
+        those exactly (issue 11 part 3), instead of whatever state the widened
+        interval happens to catch.
+        """
+        board = self.board(state.table_id)
+        if card and self.busy(state, board, keys):
+            board.held.update(keys)
+            return
+        board.dirty.update(keys)
+        board.dirty.update(board.held)
+        board.held.clear()
+        if board.task is None or board.task.done():
+            self._start_flush(state, board)
+
+    def busy(self, state: TableState, board: Board, keys: tuple[str, ...]) -> bool:
+        """True when the bot runs more tables than one edit a second each fits in the bot token's budget.
+
+        Then a card waits for the next moment even on a message carried by an
+        interaction token (:mod:`.carrier`): those edits cost no rate limit, but
+        each is a REST call of the bot's CPU, and with 500 tables one edit per
+        card (34 a hand) against one per moment (about 9) made presses slower
+        (``scripts/bench_tables.py --tables 500 --think 1.5 --play channel``).
+        """
+        return edit_interval(len(self.boards), self.edit_budget) > MIN_INTERVAL
+
+    def carried(self, board: Board, keys: Iterable[str]) -> bool:
+        """Every one of these messages exists and is edited through a valid interaction token (:mod:`.carrier`)."""
+        carriers = self.runtime.carriers
+        return all(key in board.messages and carriers.token_of(board.messages[key]) is not None for key in keys)
+
+    def _start_flush(self, state: TableState, board: Board) -> None:
+        board.task = task = asyncio.create_task(self._flush_soon(state, board), name=f"baloot-table-{state.table_id}")
+        task.add_done_callback(lambda done: self._flush_ended(state, board, done))
+
+    def _flush_ended(self, state: TableState, board: Board, task: asyncio.Task[None]) -> None:
+        """The flusher's supervisor (issue 14): one that ended on an error with edits pending starts again."""
+        if task.cancelled() or board.task is not task:
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.error("table %s: the channel flusher failed; starting it again", state.table_id, exc_info=exc)
+            if board.dirty and self.boards.get(state.table_id) is board:
+                self._start_flush(state, board)
+
+    def fold(self, state: TableState, hand_no: int) -> None:
+        """A new deal after thrown-in ones (R4) takes over their channel message (issue 10 item 6).
+
+        Everyone passed twice, so the deal passed on: instead of a new message per
+        deal, hand ``hand_no`` edits the thrown-in hand's message, which then says
+        in one line how many deals were thrown in (:func:`~baloot.render.table.thrown_in_before`).
+        A thrown-in hand whose message was not sent yet is never sent.
+        """
+        sheet = state.snapshot.sheet
+        if hand_no < 1 or sheet is None or not thrown_in_before(sheet, hand_no):
+            return
+        board = self.board(state.table_id)
+        previous, key = hand_key(hand_no - 1), hand_key(hand_no)
+        board.dirty.discard(previous)
+        board.held.discard(previous)
+        state.shown(hand_no - 1)
+        message_id = board.messages.pop(previous, None)
+        if message_id is None or key in board.messages:
+            return
+        board.messages[key] = message_id
+        self._later(self._remember(state, key, message_id))
+
+    async def _remember(self, state: TableState, key: str, message_id: int) -> None:
+        """Store which message shows ``key``, so that edits go on after a restart (a failure is only logged)."""
+        try:
+            await self.runtime.service.remember_message(state.table_id, key, state.channel_id, message_id)
+        except StorageUnavailable as exc:  # kept in memory; only a restart would send it anew
+            log.warning("table %s: could not remember message %s (%s)", state.table_id, key, exc)
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    def touch_current(self, state: TableState, *, card: bool = False) -> None:
+        """Mark the message of the current hand (or the lobby before the first deal)."""
+        hand_no = state.hand_no
+        self.touch(state, LOBBY if hand_no is None else hand_key(hand_no), card=card)
+
+    async def _flush_soon(self, state: TableState, board: Board) -> None:
+        while board.dirty:
+            # Messages edited through an interaction's token cost the global limit nothing (issue 11): one
+            # edit a second (Discord's per-channel pace), so every trick and bid shows however many tables run.
+            carried = self.carried(board, board.dirty)
+            interval = MIN_INTERVAL if carried else edit_interval(len(self.boards), self.edit_budget)
+            wait = max(EDIT_DELAY, board.last_flush + interval - time.monotonic())
+            await asyncio.sleep(wait)
+            keys = sorted(board.dirty, key=_order)
+            board.dirty.clear()
+            for key in keys:
+                try:
+                    await self._send(state, board, key)
+                except Exception:
+                    # Log and carry on (issue 14): this message is tried again at the next flush.
+                    log.exception("table %s: could not update %s; trying again", state.table_id, key)
+                    board.dirty.add(key)
+                    continue
+                if key != LOBBY:
+                    state.shown(_order(key))
+            board.last_flush = time.monotonic()
+        if state.closed:
+            self.boards.pop(state.table_id, None)
+            self.runtime.carriers.forget(*board.messages.values())
+            self.runtime.shown.forget(state.table_id)
+
+    def render(self, state: TableState, key: str) -> Payload | None:
+        """The text of one of the table's messages, from the latest snapshot (public facts only)."""
+        runtime = self.runtime
+        language = runtime.language_of(state)
+        if key == LOBBY:
+            payload = render_lobby(runtime.render_info(state), state.info.rules, language)
+            if state.hand_no is not None or state.closed:
+                payload["components"] = []  # the match began: no more lobby buttons
+            return payload
+        shown = self._hand_shown(state, key)
+        if shown is None:
+            return None
+        hand, sheet, info = shown
+        payload = render_table(info, hand.public, sheet, language, index=_order(key))
+        if state.closed:
+            payload["components"] = []
+        return payload
+
+    def _hand_shown(self, state: TableState, key: str) -> tuple[HandSnapshot, MatchSummary, RenderInfo] | None:
+        """The hand message ``key`` shows, the match so far and the names to show (None: nothing to show yet)."""
+        hand_no = _order(key)
+        hand = state.hand_at(hand_no)
+        sheet = state.snapshot.sheet
+        if hand is None or sheet is None or hand_no >= len(sheet.hands):
+            return None
+        # an earlier hand: no turn, no notice
+        return hand, sheet, self.runtime.render_info(state, for_seat=None if hand_no == state.hand_no else -1)
+
+    def pictures_drawn(self) -> bool:
+        """Whether few enough tables are active for pictures (the channel's, and with TABLE_PICTURES=all the
+        private views'): at most :data:`PICTURE_TABLES`."""
+        return len(self.boards) <= PICTURE_TABLES
+
+    def picture(self, state: TableState, key: str) -> Callable[[], bytes] | None:
+        """What draws the picture of a hand's message (issue 10), from the same snapshot as :meth:`render`.
+
+        Refreshed with each edit while the bot is not busy: past PICTURE_TABLES
+        active tables the messages go text only (a picture is about 1.4 ms of
+        CPU, ``scripts/bench_pictures.py --tables 100``, and 13 per hand).
+        """
+        if key == LOBBY or self.runtime.pictures == "off" or not self.pictures_drawn():
+            return None
+        shown = self._hand_shown(state, key)
+        if shown is None:
+            return None
+        hand, sheet, info = shown
+        public, language, score = hand.public, self.runtime.language_of(state), sheet.score_after(_order(key))
+        return lambda: table_picture(info, public, None, language, score)
+
+    async def _send(self, state: TableState, board: Board, key: str) -> None:
+        payload = self.render(state, key)
+        if payload is None:
+            return
+        draw = self.picture(state, key)
+        if draw is not None:  # drawn off the event loop (.pictures)
+            payload = await self.runtime.drawer.attach(payload, draw)
+        client, carriers = self.runtime.client, self.runtime.carriers
+        message_id = board.messages.get(key)
+        try:
+            if message_id is not None:
+                # Issue 11: through the token of the interaction that carried it while valid, else the bot token.
+                if await carriers.edit(client, message_id, payload):
+                    return
+                try:
+                    await edit_message(client, state.channel_id, message_id, payload)
+                    return
+                except discord.NotFound:
+                    log.info("table %s: message %s is gone; sending a new one", state.table_id, key)
+            sent_id = await carriers.send(client, state.channel_id, payload)
+            if sent_id is None:
+                sent_id = await send_message(client, state.channel_id, payload)
+            board.messages[key] = sent_id
+        except discord.HTTPException:
+            log.exception("table %s: could not send %s", state.table_id, key)
+            return
+        await self._remember(state, key, sent_id)
+
+    def announce(self, state: TableState, notice: Notice) -> None:
+        """A one-line message in the table's channel (a timeout, the table being back); through a channel
+        interaction's token when one is fresh (:mod:`.carrier`), else the bot token."""
+        payload = render_notice(self.runtime.render_info(state), notice, self.runtime.language_of(state))
+
+        async def send() -> None:
+            try:
+                if await self.runtime.carriers.send(self.runtime.client, state.channel_id, payload) is None:
+                    await send_message(self.runtime.client, state.channel_id, payload)  # no fresh token: the bot's
+            except discord.HTTPException:
+                log.exception("table %s: could not send a notice", state.table_id)
+
+        self._later(send())
+
+    async def close(self) -> None:
+        """Cancel pending edits (shutdown)."""
+        for task in [b.task for b in self.boards.values() if b.task is not None] + list(self._notices):
+            task.cancel()

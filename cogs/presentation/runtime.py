@@ -1,0 +1,41 @@
+"""The Discord layer's runtime: the shared objects and the table's views built on them.
+
+``bot.py`` builds one :class:`Runtime` in ``setup_hook`` and sets it as ``bot.runtime``;
+commands and buttons reach it with :func:`runtime_of`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import discord
+
+from .channel import ChannelBoard
+from .pings import TurnPings
+from .private import PrivateHands
+from .shared import Languages, Shared
+
+__all__ = ["Languages", "Runtime", "runtime_of"]
+
+
+@dataclass
+class Runtime(Shared):
+    """The shared objects and the views: the channel's table messages, private hands, turn pings."""
+
+    channel: ChannelBoard = field(init=False)
+    private: PrivateHands = field(init=False)
+    pings: TurnPings = field(init=False)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.channel = ChannelBoard(self)
+        self.private = PrivateHands(self, self.channel)
+        self.pings = TurnPings(self)
+
+
+def runtime_of(client: discord.Client) -> Runtime:
+    """The runtime ``bot.py`` attached to the client."""
+    runtime = getattr(client, "runtime", None)
+    if not isinstance(runtime, Runtime):
+        raise RuntimeError("the Baloot runtime is not set up")
+    return runtime

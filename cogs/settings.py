@@ -1,0 +1,225 @@
+"""Settings of the bot, read from the environment (and ``.env``); see ``.env.example``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from baloot.engine.errors import BalootError
+
+
+class ConfigError(BalootError):
+    """A missing or malformed setting; the message names it (never its value)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Typed settings; the token is never printed (``repr`` hides it)."""
+
+    token: str
+    database_path: Path
+    database_sync: str  # SQLite synchronous mode: FULL (default) or NORMAL
+    database_url: str | None  # postgresql://...: PostgreSQL instead of the SQLite file (issue 11)
+    dev_guild_id: int | None
+    default_language: str
+    turn_seconds: int
+    bot_delay_seconds: float
+    ai_workers: int
+    log_level: str
+    ping_delay_seconds: float = 20.0  # a human's turn pings them after this long (issue 10); 0: at once
+    lease_seconds: int = 30  # LEASE_SECONDS (issue 11): a sharded process's lease lasts this long unrenewed
+    requests_per_second: int | None = None  # BOT_REQUESTS_PER_SECOND: bot-token pace (None: the shards' share)
+    table_pictures: str = "channel"  # TABLE_PICTURES: "channel" (the table message), "all" (and private views), "off"
+    shard_count: int | None = None  # SHARD_COUNT (issue 11): None runs one unsharded process
+    shard_ids: tuple[int, ...] = ()  # SHARD_IDS: the shards this process holds (all, when only the count is set)
+    sync_commands: bool = True  # SYNC_COMMANDS: default, only the process holding shard 0 syncs
+    http_client: str = "lean"  # HTTP_CLIENT: "lean" (plain JSON requests on cogs.transport.lean_http) or "aiohttp"
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process holds ``guild_id``: Discord sends a guild's events to shard
+        ``(guild_id >> 22) % shard_count`` only; unsharded, every guild is ours."""
+        return self.shard_count is None or shard_of(guild_id, self.shard_count) in self.shard_ids
+
+    def __repr__(self) -> str:
+        return (
+            f"Settings(token=<hidden>, database_path={str(self.database_path)!r}, "
+            f"database_sync={self.database_sync!r}, database_url={redact_url(self.database_url)!r}, "
+            f"dev_guild_id={self.dev_guild_id}, default_language={self.default_language!r}, "
+            f"turn_seconds={self.turn_seconds}, bot_delay_seconds={self.bot_delay_seconds}, "
+            f"ai_workers={self.ai_workers}, log_level={self.log_level!r}, table_pictures={self.table_pictures!r}, "
+            f"shard_count={self.shard_count}, shard_ids={list(self.shard_ids)}, sync_commands={self.sync_commands}, "
+            f"http_client={self.http_client!r})"
+        )
+
+
+def require_shared_database(settings: Settings) -> None:
+    """Refuse a process that holds only some of the shards (``SHARD_IDS``) without ``DATABASE_URL``: the
+    other shards' processes must share its database (issue 11), and an SQLite file is one process's."""
+    if settings.sharded and settings.database_url is None and len(settings.shard_ids) < (settings.shard_count or 0):
+        raise ConfigError("SHARD_IDS names only some of the shards: the processes that hold the others must "
+                          "share one database, so set DATABASE_URL (PostgreSQL)")
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord sends a guild's events to: ``(guild_id >> 22) % shard_count``."""
+    return (guild_id >> 22) % shard_count
+
+
+def redact_url(url: str | None) -> str | None:
+    """A database URL with its password replaced by ``***`` (for logs and ``repr``)."""
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    return parts._replace(netloc=f"{parts.username or ''}:***@{host}").geturl()
+
+
+def _database_url(env: Mapping[str, str]) -> str | None:
+    """``DATABASE_URL``: unset or empty for SQLite; else a ``postgresql://`` (or ``postgres://``) URL."""
+    url = env.get("DATABASE_URL", "").strip()
+    if not url:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("DATABASE_URL must start with postgresql:// (leave it empty to use SQLite)")
+    return url
+
+
+def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number") from None
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be between {low} and {high}")
+    return value
+
+
+PICTURE_MODES = {"": "channel", "1": "channel", "channel": "channel", "all": "all", "0": "off", "off": "off"}
+
+
+def _pictures(env: Mapping[str, str]) -> str:
+    """``TABLE_PICTURES`` (issue 10): 1/channel (default: the table message), all (private views too), 0/off.
+
+    Private pictures cost the most CPU (one per press and per refreshed view; see scripts/bench_pictures.py).
+    """
+    mode = PICTURE_MODES.get(env.get("TABLE_PICTURES", "").strip().lower())
+    if mode is None:
+        raise ConfigError("TABLE_PICTURES must be 1 (the table message), all (private views too) or 0 (text only)")
+    return mode
+
+
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...]]:
+    """``SHARD_COUNT`` and ``SHARD_IDS`` (issue 11): both unset for one unsharded process; the count alone
+    for every shard in this process; ids (``0,1``) for a share of them, each below the count, no repeats."""
+    raw_ids = env.get("SHARD_IDS", "").strip()
+    if not env.get("SHARD_COUNT", "").strip():
+        if raw_ids:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (the total number of shards of all processes)")
+        return None, ()
+    count = _int(env, "SHARD_COUNT", 1, 1, 4096)
+    if not raw_ids:
+        return count, tuple(range(count))
+    try:
+        ids = tuple(int(part) for part in raw_ids.split(","))
+    except ValueError:
+        raise ConfigError("SHARD_IDS must be shard numbers separated by commas, e.g. 0,1") from None
+    if any(not 0 <= i < count for i in ids):
+        raise ConfigError(f"SHARD_IDS must be between 0 and SHARD_COUNT - 1 ({count - 1})")
+    if len(set(ids)) != len(ids):
+        raise ConfigError("SHARD_IDS names a shard twice")
+    return count, tuple(sorted(ids))
+
+
+SYNC_MODES = {"": None, "auto": None, "1": True, "yes": True, "true": True, "0": False, "no": False, "false": False}
+
+
+def _sync_commands(env: Mapping[str, str], shard_ids: tuple[int, ...], sharded: bool) -> bool:
+    """``SYNC_COMMANDS``: auto (default) syncs in an unsharded process and in the one holding shard 0;
+    1 or 0 forces it on or off (one process of the bot should sync)."""
+    raw = env.get("SYNC_COMMANDS", "").strip().lower()
+    if raw not in SYNC_MODES:
+        raise ConfigError("SYNC_COMMANDS must be auto, 1 or 0")
+    forced = SYNC_MODES[raw]
+    if forced is not None:
+        return forced
+    return not sharded or 0 in shard_ids
+
+
+HTTP_CLIENTS = ("lean", "aiohttp")
+
+
+def _http_client(env: Mapping[str, str]) -> str:
+    """``HTTP_CLIENT`` (issue 9): ``lean`` (default) sends interaction answers, view edits and the
+    bot-token requests through :mod:`cogs.transport.lean_http`; ``aiohttp`` sends everything through discord.py's
+    own client."""
+    raw = env.get("HTTP_CLIENT", "").strip().lower() or "lean"
+    if raw not in HTTP_CLIENTS:
+        raise ConfigError("HTTP_CLIENT must be lean or aiohttp")
+    return raw
+
+
+def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Settings:
+    """Read the settings from ``env`` (default: the process environment)."""
+    env = os.environ if env is None else env
+    token = env.get("DISCORD_TOKEN", "").strip()
+    if require_token and not token:
+        raise ConfigError("DISCORD_TOKEN is not set: copy .env.example to .env and put your bot token in it")
+    guild = env.get("DEV_GUILD_ID", "").strip()
+    if guild and not guild.isdigit():
+        raise ConfigError("DEV_GUILD_ID must be a server id (digits)")
+    language = env.get("DEFAULT_LANGUAGE", "en").strip() or "en"
+    if language not in ("en", "ar"):
+        raise ConfigError("DEFAULT_LANGUAGE must be 'en' or 'ar'")
+    delay_raw = env.get("BOT_DELAY_SECONDS", "").strip()
+    try:
+        delay = float(delay_raw) if delay_raw else 1.0
+    except ValueError:
+        raise ConfigError("BOT_DELAY_SECONDS must be a number") from None
+    if not 0 <= delay <= 30:
+        raise ConfigError("BOT_DELAY_SECONDS must be between 0 and 30")
+    ping_raw = env.get("PING_DELAY_SECONDS", "").strip()
+    try:
+        ping = float(ping_raw) if ping_raw else 20.0
+    except ValueError:
+        raise ConfigError("PING_DELAY_SECONDS must be a number") from None
+    if not 0 <= ping <= 60:
+        raise ConfigError("PING_DELAY_SECONDS must be between 0 and 60")
+    sync = (env.get("DATABASE_SYNC", "FULL").strip() or "FULL").upper()
+    if sync not in ("FULL", "NORMAL"):
+        raise ConfigError("DATABASE_SYNC must be FULL or NORMAL")
+    level = (env.get("LOG_LEVEL", "INFO").strip() or "INFO").upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise ConfigError("LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR")
+    shard_count, shard_ids = _shards(env)
+    return Settings(
+        token=token,
+        database_path=Path(env.get("DATABASE_PATH", "").strip() or "data/baloot.db"),
+        database_sync=sync,
+        database_url=_database_url(env),
+        dev_guild_id=int(guild) if guild else None,
+        default_language=language,
+        turn_seconds=_int(env, "TURN_SECONDS", 60, 5, 600),
+        bot_delay_seconds=delay,
+        ping_delay_seconds=ping,
+        ai_workers=_int(env, "AI_WORKERS", 1, 0, 16),
+        requests_per_second=_int(env, "BOT_REQUESTS_PER_SECOND", 0, 0, 10_000) or None,
+        lease_seconds=_int(env, "LEASE_SECONDS", 30, 3, 600),
+        log_level=level,
+        table_pictures=_pictures(env),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+        sync_commands=_sync_commands(env, shard_ids, shard_count is not None),
+        http_client=_http_client(env),
+    )

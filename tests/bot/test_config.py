@@ -1,0 +1,81 @@
+"""Settings from the environment (.env.example documents each one)."""
+
+from pathlib import Path
+
+import pytest
+
+from cogs.settings import ConfigError, load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_defaults_and_hidden_token() -> None:
+    settings = load_settings({"DISCORD_TOKEN": "secret-token-value"})
+    assert settings.database_path == Path("data/baloot.db")
+    assert settings.database_sync == "FULL"
+    assert settings.turn_seconds == 60 and settings.default_language == "en"
+    assert "secret-token-value" not in repr(settings)
+    assert settings.database_url is None  # SQLite unless DATABASE_URL is set
+
+
+def test_database_url_selects_postgresql_and_its_password_is_hidden() -> None:
+    url = "postgresql://baloot:pg-secret-pw@db.example:5432/baloot"
+    settings = load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": f"  {url} "})
+    assert settings.database_url == url
+    assert "pg-secret-pw" not in repr(settings)
+    assert "postgresql://baloot:***@db.example:5432/baloot" in repr(settings)
+    assert load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": "postgres://h/db"}).database_url == "postgres://h/db"
+    assert load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": ""}).database_url is None
+
+
+def test_missing_token_is_a_clear_error() -> None:
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN"):
+        load_settings({})
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("TURN_SECONDS", "abc"),
+        ("TURN_SECONDS", "2"),
+        ("DEFAULT_LANGUAGE", "fr"),
+        ("DATABASE_SYNC", "OFF"),
+        ("DEV_GUILD_ID", "x1"),
+        ("BOT_DELAY_SECONDS", "-1"),
+        ("AI_WORKERS", "99"),
+        ("LOG_LEVEL", "LOUD"),
+        ("DATABASE_URL", "mysql://user:pw@host/db"),
+        ("TABLE_PICTURES", "maybe"),
+        ("HTTP_CLIENT", "curl"),
+    ],
+)
+def test_bad_values_name_the_setting_not_the_value(name: str, value: str) -> None:
+    with pytest.raises(ConfigError, match=name) as err:
+        load_settings({"DISCORD_TOKEN": "t", name: value})
+    assert value not in str(err.value) or value in name
+
+
+def test_env_example_documents_every_setting() -> None:
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    source = (ROOT / "baloot" / "config.py").read_text(encoding="utf-8")
+    import re
+
+    read = set(re.findall(r'env\.get\("([A-Z_]+)"', source)) | set(re.findall(r'_int\(env, "([A-Z_]+)"', source))
+    documented = set(re.findall(r"^([A-Z_]+)=", example, flags=re.M))
+    assert read and read <= documented, read - documented
+
+
+def test_table_pictures_can_be_limited_or_turned_off() -> None:
+    """Issue 10: the table message's picture by default; ``all`` adds private views, ``0`` is text only."""
+    assert load_settings({"DISCORD_TOKEN": "t"}).table_pictures == "channel"
+    assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "1"}).table_pictures == "channel"
+    assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "all"}).table_pictures == "all"
+    assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "0"}).table_pictures == "off"
+    assert "table_pictures='off'" in repr(load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "off"}))
+
+
+def test_http_client_is_lean_unless_aiohttp_is_asked_for() -> None:
+    """Issue 9: interaction answers go through cogs.transport.lean_http by default; HTTP_CLIENT=aiohttp opts out."""
+    assert load_settings({"DISCORD_TOKEN": "t"}).http_client == "lean"
+    assert load_settings({"DISCORD_TOKEN": "t", "HTTP_CLIENT": " AIOHTTP "}).http_client == "aiohttp"
+    assert load_settings({"DISCORD_TOKEN": "t", "HTTP_CLIENT": "lean"}).http_client == "lean"
