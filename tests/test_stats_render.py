@@ -132,7 +132,8 @@ def test_history_names_partner_opponents_and_bots() -> None:
     assert line == "`#77` <t:1700000000:d> · Won **152–101** · with Bot 2 against <@1> and <@2> · +9"
     bots = HistoryEntry(78, 1_700_000_000.0, (0, 152), 0, 0, (4, None, None, None), False, False, None)
     for locale, words in (("en", "with Bot 3 against Bot 2 and Bot 4"), ("ar", "مع بوت 3 ضد بوت 2 وبوت 4")):
-        assert words in strip_isolates(render_history(4, [bots], locale, "`/baloot record`")["embeds"][0]["description"])
+        shown = render_history(4, [bots], locale, "`/baloot record`")["embeds"][0]["description"]
+        assert words in strip_isolates(shown)
 
 
 @pytest.mark.parametrize("locale", ["en", "ar"])
