@@ -18,7 +18,6 @@ from discord.ext import commands
 
 from baloot.engine.error_codes import ErrorCode
 from baloot.engine.errors import BalootError
-from baloot.i18n import t
 from baloot.render import Notice, render_lobby, render_notice, render_rules, render_score_sheet, render_text
 from baloot.tables import BOT_LEVELS, NotAllowed
 from cogs.translator import cmd_str
@@ -141,8 +140,9 @@ class BalootCommands(commands.Cog):
         await remember_name(interaction)
         state = runtime.shown.track(runtime.service.snapshot(info.id))
         language = runtime.language_of(state)
-        command = f"/{t('cmd.baloot.name', language)} {t('cmd.join.name', language)}"
-        state.notice = Notice("notice.table_created", seat=0, params=(("command", command),))
+        # The lobby's buttons say how to join: no command in the words (which would stay in the language
+        # the table was created in, issue 27).
+        state.notice = Notice("notice.table_created", seat=0)
         if new_thread:
             # The lobby goes to the thread (bot token: this interaction answers in the channel),
             # and the channel says where the table is.

@@ -32,6 +32,7 @@ from baloot.render.text import display_name, seat_name
 from baloot.tables import StorageUnavailable, TableInfo
 
 from .presentation.runtime import Runtime, runtime_of
+from .refusals import pointed_refusal
 from .transport.payloads import message_args, send_args
 from .transport.wire import answer_message, answer_update, defer_update
 
@@ -179,7 +180,7 @@ def error_payload(interaction: discord.Interaction, exc: BaseException) -> Paylo
     except Exception:  # answering must not fail on the way to the language
         locale = resolve_locale(interaction.locale)
     if isinstance(exc, BalootError):
-        return render_error(exc, locale)
+        return pointed_refusal(interaction, exc, locale) or render_error(exc, locale)
     table, user, component = _context(interaction)
     if isinstance(exc, StorageUnavailable):
         log.warning("storage unavailable (%s): table %s, user %s, component %s", exc.reason, table, user, component)

@@ -6,9 +6,13 @@ group before ``bot.py`` syncs. The statistics recorder is registered on the
 table service *first*, so a match is counted before the presenter announces
 it, and it catches up at start-up with any result a crash left unrecorded.
 
-Leaderboards, stats cards and histories are public, in the channel's
-language; refusals (unknown player or match, nothing played yet) are
-private, in the user's locale. Leaderboard Previous/Next buttons are
+Leaderboards, stats cards and histories are public, in the language of the
+player who asked (issue 27: the one they chose with ``/baloot language …
+scope: me``, else their table's, else the server's, else their Discord
+app's: :func:`cogs.replies.user_locale`); a page turned is drawn in the
+presser's. A match's record file is sent privately unless ``public`` is
+asked for. Refusals (unknown player or match, nothing played yet) are
+private, in the same language. Leaderboard Previous/Next buttons are
 DynamicItems whose custom_id carries guild, order, period and page.
 """
 
@@ -58,12 +62,11 @@ def stats_of(client: discord.Client) -> StatsService:
     return cog.stats
 
 
-async def channel_language(interaction: discord.Interaction) -> str:
-    """The language of public messages in this server (its setting, else its Discord locale)."""
-    languages = runtime_of(interaction.client).languages
-    guild_id = interaction.guild_id or 0
-    await languages.load(guild_id)
-    return languages.channel(guild_id, None)
+async def asker_language(interaction: discord.Interaction) -> str:
+    """The language of the player who asked (:func:`~cogs.replies.user_locale`), with this server's
+    setting read first (issue 27: their choice, their table's, the server's, then their app's)."""
+    await runtime_of(interaction.client).languages.load(interaction.guild_id or 0)
+    return user_locale(interaction)
 
 
 async def known_names(interaction: discord.Interaction, user_ids: Sequence[int | None],
@@ -80,7 +83,7 @@ async def board_payload(interaction: discord.Interaction, board: BoardId) -> Pay
                                                            board.page)
     storage = runtime_of(interaction.client).service.storage
     names = await storage.player_names([e.user_id for e in found.page.entries])
-    return render_leaderboard(found.page, found.server, await channel_language(interaction), names)
+    return render_leaderboard(found.page, found.server, await asker_language(interaction), names)
 
 
 @app_commands.command(name=cmd_str("cmd.leaderboard.name"), description=cmd_str("cmd.leaderboard.desc"))
@@ -112,7 +115,7 @@ async def stats(interaction: discord.Interaction, player: discord.User | None = 
                            ephemeral=False)
     names = await known_names(interaction, [user_id, totals.best_partner.user_id if totals.best_partner else None],
                               player)
-    await reply(interaction, render_stats_card(totals, await channel_language(interaction), names), ephemeral=False)
+    await reply(interaction, render_stats_card(totals, await asker_language(interaction), names), ephemeral=False)
 
 
 @app_commands.command(name=cmd_str("cmd.history.name"), description=cmd_str("cmd.history.desc"))
@@ -124,28 +127,31 @@ async def history(interaction: discord.Interaction, player: discord.User | None 
     user_id = check_id((player or interaction.user).id)
     entries = await in_time(interaction, stats_of(interaction.client).history(check_id(interaction.guild_id), user_id),
                             ephemeral=False)
-    language = await channel_language(interaction)
+    language = await asker_language(interaction)
     command = f"`/{t('cmd.baloot.name', language)} {t('cmd.record.name', language)}`"
     names = await known_names(interaction, [user_id, *(u for e in entries for u in e.users)], player)
     await reply(interaction, render_history(user_id, entries, language, command, names), ephemeral=False)
 
 
 @app_commands.command(name=cmd_str("cmd.record.name"), description=cmd_str("cmd.record.desc"))
-@app_commands.rename(match=cmd_str("opt.match.name"))
-@app_commands.describe(match=cmd_str("opt.match.desc"))
-async def record(interaction: discord.Interaction, match: app_commands.Range[int, 1, None]) -> None:
-    """The stored R10 record of a match of this server, as a JSON file."""
+@app_commands.rename(match=cmd_str("opt.match.name"), public=cmd_str("opt.public.name"))
+@app_commands.describe(match=cmd_str("opt.match.desc"), public=cmd_str("opt.public.desc"))
+async def record(interaction: discord.Interaction, match: app_commands.Range[int, 1, None],
+                 public: bool | None = None) -> None:
+    """The stored R10 record of a match of this server, as a JSON file: privately, or in the channel
+    when ``public`` is asked for (issue 27). How to check it from a terminal is in the README."""
     user_locale(interaction)
     match = check_id(match)
+    ephemeral = not public
     text = await in_time(interaction, stats_of(interaction.client).record(check_id(interaction.guild_id), match),
-                         ephemeral=False)
-    args = message_args(render_record(match, await channel_language(interaction)))
+                         ephemeral=ephemeral)
+    args = message_args(render_record(match, await asker_language(interaction)))
     file = discord.File(io.BytesIO(text.encode("utf-8")), filename=record_filename(match))
     if not interaction.response.is_done():
-        await interaction.response.send_message(content=args["content"], file=file,
+        await interaction.response.send_message(content=args["content"], file=file, ephemeral=ephemeral,
                                                 allowed_mentions=args["allowed_mentions"])
     else:
-        await interaction.followup.send(content=args["content"], file=file,
+        await interaction.followup.send(content=args["content"], file=file, ephemeral=ephemeral,
                                         allowed_mentions=args["allowed_mentions"])
 
 

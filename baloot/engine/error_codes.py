@@ -100,6 +100,7 @@ class ErrorCode(StrEnum):
 
     # -- the table service (baloot/tables) ------------------------------------------------
     NO_TABLE = "no_table"
+    UNKNOWN_TABLE = "unknown_table"  # a table id (from a button) that no table ever had
     TABLE_EXISTS = "table_exists"
     TABLE_FULL = "table_full"
     TEAM_FULL = "team_full"

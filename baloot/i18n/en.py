@@ -113,7 +113,8 @@ _TABLE: Final = {
     "table.tricks_line": "{team}: {tricks}, {points}",
     "table.winning": "Winning the trick: {name}",
     "table.turn": "Turn",
-    "table.turn_line": "**{name}** to act — {deadline}",
+    # {deadline} is a relative Discord timestamp ("in 40 seconds"): it says when time runs out (issue 27).
+    "table.turn_line": "**{name}** to act — time runs out {deadline}",
     "table.turn_no_deadline": "**{name}** to act",
     "table.thrown_in": "Everyone passed: the hand is thrown in and the deal passes on.",
     "table.folded": "↻ Dealt again: {hands} thrown in before this one (everyone passed).",
@@ -122,6 +123,7 @@ _TABLE: Final = {
     "table.score_line": "{team}: {points}",
     "table.target": "Playing to {target}.",
     "table.waiting": "Waiting for players: {seated} of 4 seated.",
+    "table.lobby_started": "The match has started: it is played in the messages below.",
     "table.footer": "Table {table}",
     "table.phase.0": "Bidding",
     "table.phase.1": "Doubling",
@@ -139,11 +141,14 @@ _TABLE: Final = {
     "result.total": "Game points with projects",
     "result.winner": "Winner",
     "result.winner_line": "**{team}** win the hand.",
-    "result.winner_tie": "**{team}** win the hand (a tie, settled by the units digit {digit}).",
+    # A tie on game points goes by the last digit of the counting team's card points (R7).
+    "result.winner_tie": ("Tied on points: **{team}** win the hand, because {counter}'s card points "
+                          "({points}) end in {digit}."),
     "result.kaboot_line": "**{team}** took all eight tricks: {kaboot}!",
     # The same for a team named "Team n" (no one seated); Arabic needs a singular verb there.
     "result.winner_line.team": "**{team}** win the hand.",
-    "result.winner_tie.team": "**{team}** win the hand (a tie, settled by the units digit {digit}).",
+    "result.winner_tie.team": ("Tied on points: **{team}** win the hand, because {counter}'s card points "
+                               "({points}) end in {digit}."),
     "result.kaboot_line.team": "**{team}** took all eight tricks: {kaboot}!",
     "result.multiplier": "Multiplier",
     "result.rule.own": "×1: each team scores its own game points.",
@@ -173,7 +178,7 @@ _TABLE: Final = {
     "hand.title": "Your hand — {name}",
     "hand.cards": "Your cards",
     "hand.no_cards": "No cards.",
-    "hand.your_turn": "Your turn — {deadline}",
+    "hand.your_turn": "Your turn — time runs out {deadline}",
     "hand.your_turn_no_deadline": "Your turn.",
     "hand.waiting_for": "Waiting for {name}.",
     "hand.not_seated": "You are not seated at this table.",
@@ -199,6 +204,7 @@ _ERRORS: Final = {
     "error.match_over": "The match is over.",
     "error.hand_not_finished": "The current hand is not finished yet.",
     "error.not_your_turn": "It is not your turn.",
+    "error.not_your_turn_name": "It is {name}'s turn, not yours.",
     "error.confirm_needs_suit": "To confirm Hokum in round two, name the trump suit.",
     "error.sun_double_locked": "A Sun double cannot be locked.",
     "error.lock_or_open": "Say whether your double is locked or open.",
@@ -229,6 +235,8 @@ _ERRORS: Final = {
     "error.must_trump": "You cannot follow suit, so you must play a trump ({suit}).",
     # The table service's errors.
     "error.no_table": "There is no Baloot table in this channel.",
+    "error.table_in_thread": "This channel's Baloot table is in its thread {thread}: use the command there.",
+    "error.unknown_table": "That button is not from a table of this bot; nothing changed.",
     "error.table_exists": "This channel already has a Baloot table.",
     "error.table_full": "This table is full.",
     "error.seat_taken": "That seat is taken.",
@@ -271,12 +279,12 @@ _ERRORS: Final = {
 
 _NOTICES: Final = {
     "notice.dms_closed": "I cannot send you direct messages, so play with the “My hand” button on the table message.",
-    "notice.reminder": "{name}, {seconds} left to act — {deadline}.",
+    "notice.reminder": "{name}, time runs out {deadline}.",
     "notice.timed_out": "{name} ran out of time; played for them: {action}.",
     "notice.away": "{name} is away; their turns are played automatically until they act.",
     "notice.back": "{name} is back.",
     "notice.resumed": "The bot restarted; this table is back where it was.",
-    "notice.table_created": "{name} opened a Baloot table. Join with {command}.",
+    "notice.table_created": "{name} opened a Baloot table. Pick a team with the buttons below.",
     "notice.table_in_thread": "{name} opened a Baloot table in {thread}. Join it there.",
     "notice.joined": "{name} sits in {seat} ({team}).",
     "notice.joined_with": "{name} sits in {seat}, partnering {partner}.",
@@ -286,7 +294,8 @@ _NOTICES: Final = {
     "notice.ended": "The table was closed by {name}.",
     "notice.vote_end": "{name} votes to end the table ({votes} of {needed}).",
     "notice.language_set": "Language set to English.",
-    "notice.ping": "{mention}, your turn at the Baloot table {deadline}",
+    "notice.ping": "{mention}, your turn at the Baloot table — time runs out {deadline}",
+    "notice.ping_no_deadline": "{mention}, your turn at the Baloot table",
     "notice.bots_added": "Bots took the empty seats: {seated} of 4 seated.",
     "notice.acted": "{name}: {action}",
 }
@@ -302,7 +311,7 @@ _SAWA: Final = {  # R12 Sawa: the action, refusals of a claim
         "unless they hold only trumps). The claimant's team takes the remaining tricks and points, the "
         "last trick's 10 included. The button appears only when the claim holds."
     ),
-    "result.sawa_line": "**{name}** claimed the last {tricks} tricks, showing: {cards}",
+    "result.sawa_line": "**{name}** claimed {tricks}, showing: {cards}",
     "error.sawa_off": "Sawa is turned off at this table.",
     "error.sawa_mid_trick": "Sawa is claimed when you lead, not during a trick.",
     "error.sawa_early": "Sawa may be claimed only from the third trick on.",

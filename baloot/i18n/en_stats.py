@@ -13,7 +13,7 @@ EN_STATS: Final = {
     "cmd.history.name": "history",
     "cmd.history.desc": "A player's recent Baloot matches in this server",
     "cmd.record.name": "record",
-    "cmd.record.desc": "Download a match's game record (JSON) to check or replay it",
+    "cmd.record.desc": "A finished match's file: every deal, bid and card played in it",
     "opt.sort.name": "sort",
     "opt.sort.desc": "Order by rating, by wins, or by win rate",
     "opt.period.name": "period",
@@ -22,6 +22,8 @@ EN_STATS: Final = {
     "opt.player.desc": "The player (you if left out)",
     "opt.match.name": "match",
     "opt.match.desc": "The match number (shown in the history)",
+    "opt.public.name": "public",
+    "opt.public.desc": "Post the file in the channel for everyone (by default only you get it)",
     "choice.sort.rating": "Rating",
     "choice.sort.wins": "Wins",
     "choice.sort.winrate": "Win rate",
@@ -80,7 +82,7 @@ EN_STATS: Final = {
     "stats.history.and": " and ",
     "stats.history.hint": "Get a match's game record with {command}.",
     # The record.
-    "stats.record.content": "Game record of match #{match}. Check it with `python -m baloot replay {file}`.",
+    "stats.record.content": "Match #{match} in one file: every deal, bid and card played, to keep, share or go over.",
     # Errors (private).
     "stats.error.nothing_played": "{player} has not finished a Baloot match in this server yet.",
     "stats.error.unknown_match": "There is no match #{match} in this server.",

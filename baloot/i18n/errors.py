@@ -84,6 +84,7 @@ CODE_KEYS: Final[Mapping[ErrorCode, str]] = {
     E.RECORD_ACTIONS: "error.bad_record",
     E.RECORD_AFTER_HAND: "error.bad_record",
     E.NO_TABLE: "error.no_table",
+    E.UNKNOWN_TABLE: "error.unknown_table",
     E.TABLE_EXISTS: "error.table_exists",
     E.TABLE_FULL: "error.table_full",
     E.TEAM_FULL: "error.team_full",
@@ -112,6 +113,7 @@ CODE_KEYS: Final[Mapping[ErrorCode, str]] = {
 
 SERVICE_ERRORS: Final = (
     "error.no_table",
+    "error.unknown_table",
     "error.table_exists",
     "error.table_full",
     "error.seat_taken",

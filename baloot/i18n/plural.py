@@ -38,6 +38,7 @@ def plural_category(n: int, locale: str) -> str:
 
 _EN: Final[Mapping[str, Mapping[str, str]]] = {
     "tricks": {"one": "{n} trick", "other": "{n} tricks"},
+    "last_tricks": {"one": "the last trick", "other": "the last {n} tricks"},  # R12: what a Sawa claims
     "points": {"one": "{n} point", "other": "{n} points"},
     "seconds": {"one": "{n} second", "other": "{n} seconds"},
     "hands": {"one": "{n} hand", "other": "{n} hands"},
@@ -50,6 +51,9 @@ _EN: Final[Mapping[str, Mapping[str, str]]] = {
 _AR: Final[Mapping[str, Mapping[str, str]]] = {
     "tricks": {"zero": "{n} أكلة", "one": "أكلة واحدة", "two": "أكلتان", "few": "{n} أكلات",
                "many": "{n} أكلة", "other": "{n} أكلة"},
+    # "على آخر …" (after a preposition: the genitive dual أكلتين).
+    "last_tricks": {"zero": "آخر {n} أكلة", "one": "الأكلة الأخيرة", "two": "آخر أكلتين", "few": "آخر {n} أكلات",
+                    "many": "آخر {n} أكلة", "other": "آخر {n} أكلة"},
     "points": {"zero": "{n} نقطة", "one": "نقطة واحدة", "two": "نقطتان", "few": "{n} نقاط",
                "many": "{n} نقطة", "other": "{n} نقطة"},
     "seconds": {"zero": "{n} ثانية", "one": "ثانية واحدة", "two": "ثانيتان", "few": "{n} ثوانٍ",
@@ -58,8 +62,9 @@ _AR: Final[Mapping[str, Mapping[str, str]]] = {
               "many": "{n} جولة", "other": "{n} جولة"},
     "games": {"zero": "{n} صكة", "one": "صكة واحدة", "two": "صكتان", "few": "{n} صكات",
               "many": "{n} صكة", "other": "{n} صكة"},
-    "matches": {"zero": "{n} مباراة", "one": "مباراة واحدة", "two": "مباراتان", "few": "{n} مباريات",
-                "many": "{n} مباراة", "other": "{n} مباراة"},
+    # A match is a صكة, as at the table (issue 27), not مباراة.
+    "matches": {"zero": "{n} صكة", "one": "صكة واحدة", "two": "صكتان", "few": "{n} صكات",
+                "many": "{n} صكة", "other": "{n} صكة"},
     "players": {"zero": "{n} لاعب", "one": "لاعب واحد", "two": "لاعبان", "few": "{n} لاعبين",
                 "many": "{n} لاعب", "other": "{n} لاعب"},
 }

@@ -65,8 +65,9 @@ def sawa_field(info: TableInfo, view: PublicView, locale: str) -> dict[str, Any]
         return None
     seat, shown = view.sawa
     cards = cards_text(sort_cards(shown, view.trump, view.contract == "sun"), locale)
+    claimed = count("last_tricks", 8 - len(view.tricks), locale)  # "the last trick", "آخر أكلتين" (issue 27)
     return _field(t("result.sawa", locale), t("result.sawa_line", locale, name=seat_name(info, seat, locale),
-                                               tricks=8 - len(view.tricks), cards=cards))
+                                               tricks=claimed, cards=cards))
 
 
 def winner_line(info: TableInfo, hand: HandSummary, locale: str) -> str:
@@ -76,10 +77,11 @@ def winner_line(info: TableInfo, hand: HandSummary, locale: str) -> str:
     if hand.kaboot is not None:
         return t(team_key(info, winner, "result.kaboot_line"), locale, team=team_label(info, winner, locale),
                  kaboot=t("kaboot", locale))
-    if game[0] == game[1]:
+    if game[0] == game[1]:  # said plainly (issue 27): whose card points, and the digit they end in
         counting = hand.counting_team if hand.counting_team is not None else 1 - (hand.declarers or 0)
+        points = hand.card_points[counting]
         return t(team_key(info, winner, "result.winner_tie"), locale, team=team_label(info, winner, locale),
-                 digit=hand.card_points[counting] % 10)
+                 counter=team_label(info, counting, locale), points=points, digit=points % 10)
     return t(team_key(info, winner, "result.winner_line"), locale, team=team_label(info, winner, locale))
 
 

@@ -33,7 +33,7 @@ from .components import button, rows
 from .limits import CONTENT, DESCRIPTION, clip
 from .model import Payload
 from .table import NO_MENTIONS
-from .text import display_name, timestamp
+from .text import bot_name, display_name, timestamp
 
 GOLD: Final = 0xF1C40F
 _SORTS: Final = "|".join(s.value for s in BoardSort)
@@ -72,10 +72,11 @@ Names = Mapping[int, str]
 """Stored display names by user id (``Storage.player_names``)."""
 
 
-def mention(user_id: int | None, loc: str, names: Names | None = None) -> str:
-    """A player by their stored display name (isolated, issue 10), else a mention; the word for a bot seat."""
+def mention(user_id: int | None, loc: str, names: Names | None = None, seat: int | None = None) -> str:
+    """A player by their stored display name (isolated, issue 10), else a mention; a bot by its seat's
+    name as at the table (``Bot 2``, issue 27), or the word for a bot where no seat is known."""
     if user_id is None:
-        return t("stats.history.bot", loc)
+        return t("stats.history.bot", loc) if seat is None else bot_name(seat, loc)
     if names and user_id in names:
         return display_name(names[user_id], loc)
     return f"<@{user_id}>"
@@ -190,9 +191,10 @@ def render_stats_card(totals: PlayerTotals, locale: str, names: Names | None = N
 
 def _history_line(entry: HistoryEntry, loc: str, names: Names | None = None) -> str:
     team = entry.team
-    partner = entry.users[(entry.seat + 2) % 4]
+    partner_seat = (entry.seat + 2) % 4
+    partner = entry.users[partner_seat]
     opponents = t("stats.history.and", loc).join(
-        mention(entry.users[s], loc, names) for s in (1 - team, 3 - team))
+        mention(entry.users[s], loc, names, s) for s in (1 - team, 3 - team))
     if entry.abandoned:
         result = t("stats.history.abandoned", loc)
     elif entry.left_early:
@@ -201,7 +203,7 @@ def _history_line(entry: HistoryEntry, loc: str, names: Names | None = None) -> 
         result = t("stats.history.won" if entry.won else "stats.history.lost", loc)
     change = f" · {signed(entry.rating_change)}" if entry.rating_change is not None else ""
     return t("stats.history.line", loc, match=entry.table_id, date=date(entry.finished_at), result=result,
-             us=entry.score[team], them=entry.score[1 - team], partner=mention(partner, loc, names),
+             us=entry.score[team], them=entry.score[1 - team], partner=mention(partner, loc, names, partner_seat),
              opponents=opponents, change=change)
 
 

@@ -180,15 +180,19 @@ def render_result(
                           loc)
 
 
-def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None) -> Payload:
-    """The table before the match starts: who sits where, the target, the options."""
+def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None, *, started: bool = False) -> Payload:
+    """The table before the match starts: who sits where, the target, the options.
+
+    ``started``: the match has begun; the lobby message stays, saying so instead of "waiting for
+    players" and without its buttons (issue 27)."""
     loc = resolve_locale(locale if locale is not None else info.language)
     seats = "\n".join(
         f"{t('seat.number', loc, n=s + 1)}: "
         + (t("seat.empty", loc) if info.names[s] is None else seat_name(info, s, loc))
         for s in range(4)
     )
-    description = [t("table.waiting", loc, seated=info.seated), t("table.target", loc, target=rules.target)]
+    waiting = t("table.lobby_started", loc) if started else t("table.waiting", loc, seated=info.seated)
+    description = [waiting, t("table.target", loc, target=rules.target)]
     notice = notice_text(info.notice, info, loc)
     if notice is not None:
         description.append(notice)
@@ -202,7 +206,8 @@ def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None) -> Pa
         ],
         "footer": {"text": t("table.footer", loc, table=info.table_id)},
     }
-    return orient_payload({"content": "", "embeds": [embed], "components": lobby_components(info, loc),
+    components = [] if started else lobby_components(info, loc)
+    return orient_payload({"content": "", "embeds": [embed], "components": components,
                            "allowed_mentions": NO_MENTIONS}, loc)
 
 

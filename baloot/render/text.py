@@ -151,12 +151,15 @@ def projects_text(projects: Iterable[Project], locale: str, *, cards: bool = Tru
     return t("project.and", locale).join(project_text(p, locale, cards=cards) for p in projects)
 
 
-ARABIC_DIGITS: Final = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
-
-
 def default_bot_name(seat: int) -> str:
     """The name the table service gives a bot it seats (``Bot 4``)."""
     return f"Bot {seat + 1}"
+
+
+def bot_name(seat: int, locale: str) -> str:
+    """A default-named bot in ``locale``: ``Bot 4``, ``بوت 4`` (isolated). Its number is written in
+    Western digits like every other number the bot shows, in the picture too (issue 27)."""
+    return isolate(t("bot.name", locale, n=seat + 1))
 
 
 def display_name(raw: str, locale: str) -> str:
@@ -173,7 +176,7 @@ def _display_name(raw: str) -> str:
 def seat_name(info: TableInfo, seat: int, locale: str, *, marks: bool = True) -> str:
     """A seat's display name, escaped, cut and isolated, with (bot)/(away) marks.
 
-    A bot with the service's default name is named in the locale (``Bot 4``, ``بوت ٤``) and gets
+    A bot with the service's default name is named in the locale (``Bot 4``, ``بوت 4``) and gets
     no (bot) mark: its name already says so (issue 10).
     """
     raw = info.names[seat]
@@ -181,8 +184,7 @@ def seat_name(info: TableInfo, seat: int, locale: str, *, marks: bool = True) ->
         return t("seat.number", locale, n=seat + 1)
     named_bot = info.is_bot[seat] and raw == default_bot_name(seat)
     if named_bot:
-        n = str(seat + 1)
-        name = isolate(t("bot.name", locale, n=n.translate(ARABIC_DIGITS) if is_rtl(locale) else n))
+        name = bot_name(seat, locale)
     elif raw.strip():
         name = display_name(raw, locale)
     else:

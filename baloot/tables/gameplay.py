@@ -35,7 +35,8 @@ class GameplayOps(ServiceBase):
             return table
         row = await self.storage.table(table_id)
         if row is None:
-            raise NoTableHere("That table does not exist.")
+            # a forged or foreign id (a DM has no channel to speak of): not "no table in this channel"
+            raise NoTableHere("That table does not exist.", code=ErrorCode.UNKNOWN_TABLE)
         if row.status.live and not self.holds(row.guild_id):
             # a DM press reaches shard 0; the table lives with its guild's shard
             raise TableElsewhere(guild_id=row.guild_id)
@@ -71,8 +72,9 @@ class GameplayOps(ServiceBase):
                 raise NotAllowed("That is not your hand.", code=ErrorCode.NOT_YOUR_HAND)
             if expected_version is not None and tuple(expected_version) != table.version:
                 raise StaleAction()
-            if table.to_move != seat:
-                raise NotYourTurn()
+            to_move = table.to_move
+            if to_move != seat:  # the refusal names who is to act (issue 27)
+                raise NotYourTurn(params=None if to_move is None else {"seat": to_move})
             hand_no = table.hand_no
             assert table.match is not None and hand_no is not None
             was_away = bool((info := table.seats[seat]) and info.away)

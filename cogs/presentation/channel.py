@@ -228,8 +228,9 @@ class ChannelBoard:
         runtime = self.runtime
         language = runtime.language_of(state)
         if key == LOBBY:
-            payload = render_lobby(runtime.render_info(state), state.info.rules, language)
-            if state.hand_no is not None or state.closed:
+            payload = render_lobby(runtime.render_info(state), state.info.rules, language,
+                                   started=state.hand_no is not None)
+            if state.closed:
                 payload["components"] = []  # the match began: no more lobby buttons
             return payload
         shown = self._hand_shown(state, key)

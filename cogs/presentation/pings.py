@@ -131,9 +131,11 @@ class TurnPings:
         runtime = self.runtime
         language = runtime.language_of(state)
         deadline = state.deadline
-        text = t("notice.ping", language, mention=f"<@{user_id}>",
-                 deadline=timestamp(deadline) if deadline is not None else "")
-        content = str(orient_payload({"content": text.strip()}, language)["content"])
+        mention = f"<@{user_id}>"
+        # "time runs out <t:…:R>": a relative timestamp says when the turn ends, not when it starts (issue 27)
+        text = (t("notice.ping_no_deadline", language, mention=mention) if deadline is None
+                else t("notice.ping", language, mention=mention, deadline=timestamp(deadline)))
+        content = str(orient_payload({"content": text}, language)["content"])
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                            users=[discord.Object(user_id)])
         try:

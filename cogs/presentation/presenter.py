@@ -184,8 +184,8 @@ class Presenter:
             self._flush_private(state)
             channel.touch_current(state, card=playing(state))
         elif isinstance(event, TurnReminder):
+            # "time runs out <t:…:R>" once: the timestamp counts down itself (issue 27)
             state.notice = Notice("notice.reminder", seat=event.seat, params=(
-                ("seconds", max(0, round(event.deadline - runtime.service.clock()))),
                 ("deadline", timestamp(event.deadline)),
             ))
             channel.touch_current(state)

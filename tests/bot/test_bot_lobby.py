@@ -39,6 +39,9 @@ async def test_seats_teams_leave_score_and_end_by_vote(discord_env: DiscordEnv, 
         await person.slash("baloot", "join", channel=table.channel, seat=seat)
     started = await bob.slash("baloot", "start", channel=table.channel)
     assert started.message is not None and started.message.content.startswith("The match begins!")
+    # issue 27: the lobby message says the match began (was still "Waiting for players: 4 of 4 seated.")
+    await discord_env.wait_for(lambda: "The match has started" in lobby.embeds[0]["description"])
+    assert "Waiting for players" not in lobby.embeds[0]["description"] and not lobby.components
     table.players = [alice, *(type(alice)(p, seat=s) for p, s in ((bob, 1), (carol, 2), (dave, 3)))]
     for _ in range(6):
         assert await table.step(contract_policy("sun"))

@@ -4,6 +4,7 @@ REST calls per hand with and without them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from fakediscord import DiscordEnv, Message
@@ -47,7 +48,9 @@ async def test_a_ping_per_human_turn_for_that_user_only(discord_env: DiscordEnv,
         # Discord notifies exactly that user: allowed_mentions names them and parses nothing else.
         mentions = ping.allowed_mentions or {}
         assert mentions.get("parse") == [] and [int(u) for u in mentions["users"]] == [player.person.id]
-        assert plain(ping.content).startswith(f"<@{player.person.id}>, your turn")
+        # issue 27: the relative timestamp says when time runs out (was "your turn <t:…:R>": "in 40 seconds")
+        assert re.fullmatch(rf"<@{player.person.id}>, your turn at the Baloot table — time runs out <t:\d+:R>",
+                            plain(ping.content)), ping.content
         seen.append((ping.id, player.person.id))
         await table.press(player, contract_policy("sun")(player, buttons))
     assert len({ping_id for ping_id, _ in seen}) == 10  # a new message (which notifies) at each turn

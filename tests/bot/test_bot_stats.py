@@ -139,9 +139,9 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
     assert f"with <@{d}> against \u2068alice\u2069 and <@{c}>" in rows[0]
     assert f"with <@{e}> against \u2068alice\u2069 and <@{c}>" in rows[1]
 
-    # The record replays to the stored result.
+    # The record replays to the stored result. issue 27: sent to the asker alone (was public).
     sent = await people["dave"].slash("baloot", "record", channel=channel, match=m2.table_id)
-    assert not sent.ephemeral and message(sent).attachments
+    assert sent.ephemeral and message(sent).attachments
     attachment = message(sent).attachments[0]
     assert attachment.filename == f"baloot-match-{m2.table_id}.json"
     path = tmp_path / attachment.filename
@@ -153,4 +153,4 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
     assert replayed["score"] == list(m2.score) == [0, 60] and replayed["winner"] == m2.winner_team == 1
 
     unknown = await people["erin"].slash("baloot", "record", channel=channel, match=987654)
-    assert unknown.ephemeral and strip_isolates(message(unknown).content) == "لا توجد مباراة رقم 987654 في هذا السيرفر."
+    assert unknown.ephemeral and strip_isolates(message(unknown).content) == "لا توجد صكة رقم 987654 في هذا السيرفر."

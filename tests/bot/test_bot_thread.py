@@ -114,4 +114,4 @@ async def test_an_arabic_server_names_the_thread_in_arabic(discord_env: DiscordE
     assert created.message is not None
     thread = discord_env.channels[discord_env.threads_started[0]]
     assert thread.name == "بلوت · reem"
-    assert re.search(rf"فتح طاولة بلوت في .*<#{thread.id}>", created.message.content)
+    assert re.search(rf"طاولة بلوت جديدة من .* في .*<#{thread.id}>", created.message.content)

@@ -52,10 +52,13 @@ def test_notices_fill_names_and_actions() -> None:
     timed = render_notice(INFO, Notice("notice.timed_out", seat=0, action=Action(0, ActionType.PLAY, Card.parse("7H"))))
     assert strip_isolates(timed["content"]) == "Ali (away) ran out of time; played for them: 7♥."
     ar = render_notice(INFO, Notice("notice.timed_out", seat=3, action=Action(3, ActionType.PASS)), "ar")
-    assert strip_isolates(ar["content"]) == "انتهى وقت \\*\\*Bot\\*\\* (آلي)؛ لُعب عنه: بس."
-    reminder = render_notice(INFO, Notice("notice.reminder", seat=2, params=(("seconds", 15),
-                                                                            ("deadline", "<t:100:R>"))))
-    assert strip_isolates(reminder["content"]) == "Sara, 15 seconds left to act — <t:100:R>."
+    # issue 27: no masculine pronoun (was "لُعب عنه"), and the reminder says "time runs out <t:…:R>" once
+    # (was "15 seconds left to act — <t:…:R>", which Discord shows as "… — in 15 seconds")
+    assert strip_isolates(ar["content"]) == "انتهى وقت \\*\\*Bot\\*\\* (آلي)؛ لُعب تلقائيًا: بس."
+    reminder = render_notice(INFO, Notice("notice.reminder", seat=2, params=(("deadline", "<t:100:R>"),)))
+    assert strip_isolates(reminder["content"]) == "Sara, time runs out <t:100:R>."
+    arabic = render_notice(INFO, Notice("notice.reminder", seat=2, params=(("deadline", "<t:100:R>"),)), "ar")
+    assert strip_isolates(arabic["content"]) == "Sara، ينتهي الوقت <t:100:R>."
     for key in ("notice.resumed", "notice.dms_closed"):
         for locale in ("en", "ar"):
             check_limits(render_notice(INFO, Notice(key), locale))

@@ -60,8 +60,9 @@ def test_leaderboard_pages_fit_and_link_to_their_neighbours(locale: str, sort: B
 @pytest.mark.parametrize(("locale", "head", "footer", "rule"), [
     ("en", "1 match · 1 hand · Sun 100% · Hokum 0% · Kaboots 1", "Page 1 of 1 · 1 player",
      "Listed by win rate from 1 match in the period."),
-    ("ar", "مباراة واحدة · جولة واحدة · صن 100% · حكم 0% · كبوت 1", "الصفحة 1 من 1 · لاعب واحد",
-     "الترتيب حسب نسبة الفوز لمن لعب مباراة واحدة على الأقل في الفترة."),
+    # issue 27: a match is a صكة, as at the table (was مباراة)
+    ("ar", "صكة واحدة · جولة واحدة · صن 100% · حكم 0% · كبوت 1", "الصفحة 1 من 1 · لاعب واحد",
+     "الترتيب حسب نسبة الفوز بعد صكة واحدة على الأقل في الفترة."),
 ])
 def test_leaderboard_counts_take_their_plural_forms(locale: str, head: str, footer: str, rule: str) -> None:
     one = LeaderboardPage(GUILD, BoardSort.WIN_RATE, Period.ALL, 0, 10, 1,
@@ -72,7 +73,7 @@ def test_leaderboard_counts_take_their_plural_forms(locale: str, head: str, foot
     assert strip_isolates(embed["footer"]["text"]) == footer
     three = render_leaderboard(page(BoardSort.WINS, 0, 3), ServerTally(3, 4, 2, 2, 0), locale)["embeds"][0]
     assert strip_isolates(three["description"]).startswith(
-        {"en": "3 matches · 4 hands", "ar": "3 مباريات · 4 جولات"}[locale])
+        {"en": "3 matches · 4 hands", "ar": "3 صكات · 4 جولات"}[locale])
 
 
 @pytest.mark.parametrize("locale", ["en", "ar"])
@@ -85,9 +86,9 @@ def test_an_empty_rating_board_after_matches_says_why(locale: str) -> None:
     wins = LeaderboardPage(GUILD, BoardSort.WINS, Period.ALL, 0, 10, 0, (), 5)
     by_wins = strip_isolates(render_leaderboard(wins, ServerTally(1, 3, 1, 2), locale)["embeds"][0]["description"])
     assert played.endswith({"en": "Nobody is rated yet: only matches of four people change ratings.",
-                            "ar": "لا أحد له تقييم بعد: لا تغيّر التقييم إلا مباريات أربعة لاعبين من البشر."}[locale])
+                            "ar": "لا أحد له تقييم بعد: لا تغيّر التقييم إلا صكات أربعة لاعبين من البشر."}[locale])
     finish = {"en": "Nobody is on this leaderboard yet: finish a match to appear.",
-              "ar": "لا أحد في هذا الترتيب بعد: أنهِ مباراة لتظهر فيه."}[locale]
+              "ar": "لا أحد في هذا الترتيب بعد: أنهِ صكة لتظهر فيه."}[locale]
     assert fresh.endswith(finish) and by_wins.endswith(finish)
 
 
@@ -126,6 +127,19 @@ def test_history_names_partner_opponents_and_bots() -> None:
     entry = HistoryEntry(77, 1_700_000_000.0, (101, 152), 1, 3, (1, None, 2, 4), False, False, 8.6)
     payload = render_history(4, [entry], "en", "`/baloot record`")
     check_limits(payload)
-    line = payload["embeds"][0]["description"].splitlines()[2]
-    assert line == "`#77` <t:1700000000:d> · Won **152–101** · with Bot against <@1> and <@2> · +9"
-    assert "رقم 5" in render_record(5, "ar")["content"] and "baloot-match-5.json" in render_record(5, "en")["content"]
+    line = strip_isolates(payload["embeds"][0]["description"].splitlines()[2])
+    # issue 27: a bot by its seat's name, as at the table (was "with Bot")
+    assert line == "`#77` <t:1700000000:d> · Won **152–101** · with Bot 2 against <@1> and <@2> · +9"
+    bots = HistoryEntry(78, 1_700_000_000.0, (0, 152), 0, 0, (4, None, None, None), False, False, None)
+    for locale, words in (("en", "with Bot 3 against Bot 2 and Bot 4"), ("ar", "مع بوت 3 ضد بوت 2 وبوت 4")):
+        shown = render_history(4, [bots], locale, "`/baloot record`")["embeds"][0]["description"]
+        assert words in strip_isolates(shown)
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_a_record_says_what_the_file_is_for(locale: str) -> None:
+    """Issue 27: in a player's words, no terminal command (that is in the README)."""
+    content = render_record(5, locale)["content"]
+    assert "python" not in content and "replay" not in content
+    assert {"en": "Match #5 in one file: every deal, bid and card played",
+            "ar": "ملف الصكة رقم 5: كل توزيع وشراء وورقة لُعبت فيها"}[locale] in strip_isolates(content)
