@@ -8,7 +8,8 @@ from typing import Any
 from ..records import quick_init
 from ..rules import Rules
 from ..storage.rows import TableStatus
-from ..view import SeatView
+from ..summary import MatchSummary
+from ..view import PublicView, SeatView
 
 Version = tuple[int, int]
 """(hand number, number of actions in that hand): what a button was drawn for."""
@@ -112,3 +113,15 @@ class EndResult:
     ended: bool
     votes: int
     needed: int
+    by_vote: bool = False  # ended by the vote of the seated (not by its creator or an admin)
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class StoredHand:
+    """A hand as stored, for its "Details" after the table closed (issue 27): the table (names, language),
+    the hand's public view and the match's summary."""
+
+    table: TableInfo
+    public: PublicView
+    sheet: MatchSummary
