@@ -97,6 +97,7 @@ class Board:
     held: set[str] = field(default_factory=set)  # changed by a card only, sent with the next moment (busy bot)
     task: asyncio.Task[None] | None = None
     last_flush: float = 0.0
+    closing_shown: str | None = None  # the message last drawn saying the table closed (issue 27)
 
 
 class ChannelBoard:
@@ -228,7 +229,7 @@ class ChannelBoard:
         self.touch(state, LOBBY if hand_no is None else hand_key(hand_no), card=card)
 
     async def _flush_soon(self, state: TableState, board: Board) -> None:
-        while board.dirty:
+        while board.dirty or self._closing_unseen(state, board):
             # Messages edited through an interaction's token cost the global limit nothing (issue 11): one
             # edit a second (Discord's per-channel pace), so every trick and bid shows however many tables run.
             carried = self.carried(board, board.dirty)
@@ -238,6 +239,7 @@ class ChannelBoard:
             keys = sorted(board.dirty, key=_order)
             board.dirty.clear()
             for key in keys:
+                closing = state.closing is not None
                 try:
                     await self._send(state, board, key)
                 except Exception:
@@ -245,11 +247,25 @@ class ChannelBoard:
                     log.exception("table %s: could not update %s; trying again", state.table_id, key)
                     board.dirty.add(key)
                     continue
+                if closing:
+                    board.closing_shown = key
                 if key != LOBBY:
                     state.shown(_order(key))
             board.last_flush = time.monotonic()
         if state.closed:
             self._closed_done(state, board)
+
+    @staticmethod
+    def _closing_unseen(state: TableState, board: Board) -> bool:
+        """The table closed, and its latest message was not drawn since: a message posted while the close
+        arrived (drawn before it) is edited once more to say so (issue 27)."""
+        if state.closing is None or not board.messages:
+            return False
+        latest = max(board.messages, key=_order)
+        if board.closing_shown == latest:
+            return False
+        board.dirty.add(latest)
+        return True
 
     def render(self, state: TableState, key: str) -> Payload | None:
         """The text of one of the table's messages, from the latest snapshot (public facts only)."""
