@@ -232,9 +232,10 @@ async def lobby_press(interaction: discord.Interaction, lobby: LobbyId) -> None:
                                                            seat=lobby.seat, team=lobby.team), ephemeral=True)
             await remember_name(interaction)
             await reply(interaction, join_notice(runtime, info, user.id, user.display_name, locale), ephemeral=True)
-        elif lobby.op == "leave":
-            await in_time(interaction, service.leave(channel_id, user.id), ephemeral=True)
-            await reply(interaction, left_notice(user.display_name, locale), ephemeral=True)
+        elif lobby.op in ("leave", "quit"):  # quit: the last person, told that leaving closes the table
+            left = await in_time(interaction, service.leave(channel_id, user.id, close_if_last=lobby.op == "quit"),
+                                 ephemeral=True)
+            await reply(interaction, left_notice(user.display_name, locale, left), ephemeral=True)
         elif lobby.op == "bots":
             info = await in_time(interaction, service.fill_with_bots(channel_id, user.id, lobby.level or "normal"),
                                  ephemeral=True)
@@ -284,14 +285,20 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
 async def show_result(interaction: discord.Interaction, table_id: int, hand_no: int) -> None:
     """A finished hand's full R7 breakdown, privately, in the presser's language (issue 10 item 6)."""
     runtime = runtime_of(interaction.client)
+    locale = user_locale(interaction)
     state = runtime.shown.get(table_id)
-    if state is None:
-        raise NoTableHere("That table is no longer running.")
-    sheet = state.snapshot.sheet
-    hand = state.hand_at(hand_no)
-    payload = None if sheet is None else render_result(
-        runtime.render_info(state, for_seat=-1), None if hand is None else hand.public, sheet, hand_no,
-        user_locale(interaction))
+    sheet = None if state is None else state.snapshot.sheet
+    if state is not None and sheet is not None and hand_no < len(sheet.hands):
+        hand = state.hand_at(hand_no)
+        payload = render_result(runtime.render_info(state, for_seat=-1), None if hand is None else hand.public,
+                                sheet, hand_no, locale)
+    else:  # the table closed, or runs in another process: from the stored hands, as long as the message lives
+        stored = await runtime.service.stored_hand(table_id, hand_no)
+        if stored is None or (interaction.guild_id is not None and stored.table.guild_id != interaction.guild_id):
+            raise CustomIdError(f"hand {hand_no} of table {table_id} is not stored here")
+        info = table_info_from(stored.table, default_language=runtime.languages.channel(
+            stored.table.guild_id, stored.table.language))
+        payload = render_result(info, stored.public, stored.sheet, hand_no, locale)
     if payload is None:
         raise CustomIdError(f"hand {hand_no} of table {table_id} has no result")
     await reply(interaction, payload, ephemeral=True)

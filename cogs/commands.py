@@ -19,7 +19,8 @@ from discord.ext import commands
 from baloot.engine.error_codes import ErrorCode
 from baloot.engine.errors import BalootError
 from baloot.render import Notice, render_lobby, render_notice, render_rules, render_score_sheet, render_text
-from baloot.tables import BOT_LEVELS, NotAllowed
+from baloot.render.messages import render_last_leave
+from baloot.tables import BOT_LEVELS, LastPlayer, NotAllowed
 from cogs.translator import cmd_str
 
 from .buttons import show_hand
@@ -179,11 +180,19 @@ class BalootCommands(commands.Cog):
 
     @baloot.command(name=cmd_str("cmd.leave.name"), description=cmd_str("cmd.leave.desc"))
     async def leave(self, interaction: discord.Interaction) -> None:
-        """Stand up (during a match a bot or the safe policy plays the seat until it is retaken)."""
+        """Stand up (during a match a bot or the safe policy plays the seat until it is retaken).
+
+        The last person at a table during its match is told first that leaving closes the table, with a
+        button to do so (issue 27); nothing changes until they press it."""
         locale = user_locale(interaction)
-        await in_time(interaction, self.runtime.service.leave(interaction.channel_id or 0, interaction.user.id),
-                      ephemeral=True)
-        await reply(interaction, left_notice(interaction.user.display_name, locale), ephemeral=True)
+        try:
+            info = await in_time(interaction, self.runtime.service.leave(interaction.channel_id or 0,
+                                                                         interaction.user.id), ephemeral=True)
+        except LastPlayer:
+            table = self.runtime.service.table_info(interaction.channel_id or 0)
+            await reply(interaction, render_last_leave(str(table.id), locale), ephemeral=True)
+            return
+        await reply(interaction, left_notice(interaction.user.display_name, locale, info), ephemeral=True)
 
     @baloot.command(name=cmd_str("cmd.start.name"), description=cmd_str("cmd.start.desc"))
     async def start(self, interaction: discord.Interaction) -> None:
@@ -221,7 +230,9 @@ class BalootCommands(commands.Cog):
             interaction.channel_id or 0, interaction.user.id, is_admin=is_admin(interaction)
         ), ephemeral=False)
         mention = interaction.user.mention
-        if result.ended:
+        if result.ended and result.by_vote:  # a vote closed it, not its last voter (issue 27)
+            payload = render_text("notice.ended_vote", language, votes=result.votes, needed=result.needed)
+        elif result.ended:
             payload = render_text("notice.ended", language, name=mention)
         else:
             payload = render_text("notice.vote_end", language, name=mention, votes=result.votes, needed=result.needed)

@@ -28,6 +28,7 @@ from discord.ext import commands
 from baloot.engine.errors import BalootError
 from baloot.i18n import resolve_locale, t
 from baloot.render import Payload, render_error, render_text
+from baloot.render.messages import render_left
 from baloot.render.text import display_name, seat_name
 from baloot.tables import StorageUnavailable, TableInfo
 
@@ -277,9 +278,11 @@ def join_notice(runtime: Runtime, info: TableInfo, user_id: int, raw_name: str, 
                        team=t("team.number", locale, n=(where & 1) + 1))
 
 
-def left_notice(raw_name: str, locale: str) -> Payload:
-    """The private answer to a leave (command or lobby button), naming who stood up."""
-    return render_text("notice.left", locale, name=display_name(raw_name, locale))
+def left_notice(raw_name: str, locale: str, info: TableInfo | None = None) -> Payload:
+    """The private answer to a leave (command or lobby button), naming who stood up, and saying so when
+    that closed the table (no one was left), with its match recorded as abandoned if one ran (issue 27)."""
+    live = info is None or info.status.live
+    return render_left(display_name(raw_name, locale), live, info is not None and info.version is not None, locale)
 
 
 def started_notice(runtime: Runtime, info: TableInfo) -> Payload:

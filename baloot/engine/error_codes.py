@@ -122,6 +122,7 @@ class ErrorCode(StrEnum):
     BAD_OPTION = "bad_option"
     TABLE_ELSEWHERE = "table_elsewhere"
     TABLE_RESTARTING = "table_restarting"
+    LAST_PLAYER = "last_player"
 
     # -- the Discord layer (cogs) ----------------------------------------------------------
     BOT_PERMISSIONS = "bot_permissions"

@@ -180,6 +180,7 @@ _TABLE: Final = {
     "lobby.leave": "مغادرة",
     "lobby.bots": "أضف بوتات ({level})",
     "lobby.start": "ابدأ",
+    "lobby.quit": "المغادرة وإغلاق الطاولة",
     "button.my_hand": "ورقي",
     "button.details": "التفاصيل",
 }
@@ -246,6 +247,8 @@ _ERRORS: Final = {
     "error.table_elsewhere": ("هذه الطاولة يديرها جزء آخر من البوت لا يستقبل الضغطات من الرسائل الخاصة بعد — "
                               "لم يتغير شيء. العب بزر «ورقي» في رسالة الطاولة."),
     "error.table_restarting": "هذه الطاولة تُعاد تشغيلها — لم يتغير شيء. حاول مرة أخرى بعد قليل.",
+    "error.last_player": ("أنت آخر من بقي على هذه الطاولة: إن غادرتها أُغلقت وسُجّلت صكتها متروكة. "
+                          "لمواصلة اللعب تجاهل هذه الرسالة."),
     "error.bad_option.detail": "اختر إحدى القيم التي يعرضها الأمر.",
     "error.bot_permissions": "لا أستطيع إدارة طاولة في هذه القناة. الصلاحيات الناقصة: {missing}. "
     "اطلب من مشرف الخادم أن يمنحني إياها هنا ثم حاول مرة أخرى.",
@@ -277,6 +280,14 @@ _NOTICES: Final = {
     "notice.started": "بدأت الصكة! أول توزيع على {name}.",
     "notice.new_hand": "الجولة {n}: التوزيع على {name}.",
     "notice.ended": "أغلق {name} الطاولة.",
+    # issue 27: every view of a closed table says how it closed
+    "notice.ended_nobody": "أُغلقت الطاولة.",
+    "notice.ended_vote": "أُغلقت الطاولة بتصويت لاعبيها ({votes} من {needed}).",
+    "notice.ended_empty": "أُغلقت الطاولة بعد مغادرة {name}، ولم يبقَ فيها أحد.",
+    "notice.ended_empty_match": "أُغلقت الطاولة بعد مغادرة {name}، آخر من كان فيها، أثناء الصكة؛ وسُجّلت الصكة متروكة.",
+    "notice.ended_empty_nobody": "أُغلقت الطاولة: لم يبقَ فيها أحد.",
+    "notice.left_closed": "بعد مغادرة {name} لم يبقَ أحد على الطاولة، فأُغلقت.",
+    "notice.left_closed_match": "بعد مغادرة {name} لم يبقَ أحد على الطاولة، فأُغلقت وسُجّلت الصكة متروكة.",
     "notice.vote_end": "{name} صوّت لإنهاء الطاولة ({votes} من {needed}).",
     "notice.language_set": "صارت اللغة العربية.",
     "notice.ping": "{mention}، دورك في البلوت — ينتهي الوقت {deadline}",

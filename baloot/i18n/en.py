@@ -191,6 +191,7 @@ _TABLE: Final = {
     "lobby.leave": "Leave",
     "lobby.bots": "Add bots ({level})",
     "lobby.start": "Start",
+    "lobby.quit": "Leave and close the table",
     "button.my_hand": "My hand",
     "button.details": "Details",
 }
@@ -259,6 +260,8 @@ _ERRORS: Final = {
     "error.table_elsewhere": ("This table is run by another part of the bot, which cannot take presses from "
                               "direct messages yet — nothing changed. Play with “My hand” on the table message."),
     "error.table_restarting": "This table is restarting — nothing changed. Try again in a moment.",
+    "error.last_player": ("You are the last person at this table: if you leave, it closes and its match is recorded "
+                          "as abandoned. To keep playing, dismiss this message."),
     # What a table option error says outside English, where its free-text detail (English) is not shown.
     "error.bad_option.detail": "pick one of the values the command offers.",
     "error.bot_permissions": "I cannot run a table in this channel: I am missing {missing}. "
@@ -292,6 +295,16 @@ _NOTICES: Final = {
     "notice.started": "The match begins! {name} deals first.",
     "notice.new_hand": "Hand {n}: {name} deals.",
     "notice.ended": "The table was closed by {name}.",
+    # issue 27: every view of a closed table says how it closed
+    "notice.ended_nobody": "The table was closed.",
+    "notice.ended_vote": "The table was closed by a vote of its players ({votes} of {needed}).",
+    "notice.ended_empty": "The table was closed: {name} left, and no one else was seated.",
+    "notice.ended_empty_match": ("The table was closed: {name}, the last person at it, left during the match, "
+                                 "which is recorded as abandoned."),
+    "notice.ended_empty_nobody": "The table was closed: no one was left at it.",
+    "notice.left_closed": "{name} left the table. No one else was seated, so it is closed.",
+    "notice.left_closed_match": ("{name} left the table. No one else was seated, so it is closed and its match "
+                                 "is recorded as abandoned."),
     "notice.vote_end": "{name} votes to end the table ({votes} of {needed}).",
     "notice.language_set": "Language set to English.",
     "notice.ping": "{mention}, your turn at the Baloot table — time runs out {deadline}",

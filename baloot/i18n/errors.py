@@ -106,6 +106,7 @@ CODE_KEYS: Final[Mapping[ErrorCode, str]] = {
     E.BAD_OPTION: "error.bad_option",
     E.TABLE_ELSEWHERE: "error.table_elsewhere",
     E.TABLE_RESTARTING: "error.table_restarting",
+    E.LAST_PLAYER: "error.last_player",
     E.BOT_PERMISSIONS: "error.bot_permissions",
     E.THREAD_FAILED: "error.thread_failed",
 }

@@ -43,12 +43,13 @@ def table_info_from(
     notice: Notice | None = None,
     default_language: str = "en",
     dealer: int | None = None,
+    closed: Notice | None = None,
 ) -> TableInfo:
     """The renderer's view of a service table.
 
     ``deadline``: the unix time the current turn times out (from the service's
     turn events); ``default_language``: the server's locale when the table has
-    no language of its own.
+    no language of its own; ``closed``: the line saying the table was closed (None while it runs).
     """
     s0, s1, s2, s3 = (*table.seats, None, None, None, None)[:4]
     return TableInfo(
@@ -64,4 +65,5 @@ def table_info_from(
         turn_time=int(table.turn_seconds),
         language=table.language or default_language,
         notice=notice,
+        closed=closed,
     )

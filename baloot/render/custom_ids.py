@@ -54,7 +54,8 @@ TABLE_ID_TEMPLATE: Final = rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):(?P<kind>{'
 RESULT_ID_TEMPLATE: Final = rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):result:(?P<hand>[0-9]{{1,3}})"
 """The DynamicItem template of a result button (named groups: table, hand)."""
 _RESULT_RE: Final = re.compile(RESULT_ID_TEMPLATE)
-LOBBY_OPS: Final = ("join", "leave", "bots", "start")
+LOBBY_OPS: Final = ("join", "leave", "bots", "start", "quit")
+"""``quit``: the last person at a table leaves during its match after being told that this closes it (issue 27)."""
 BOT_LEVEL_NAMES: Final = ("easy", "normal", "hard")
 """The bot levels a lobby button may name (``baloot.tables.BOT_LEVELS``; a test checks they agree)."""
 LOBBY_ID_TEMPLATE: Final = (

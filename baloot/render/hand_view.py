@@ -120,6 +120,8 @@ def hand_components(info: TableInfo, view: SeatView, hand_no: int, locale: str,
 
 
 def _status(info: TableInfo, view: SeatView, locale: str) -> str:
+    if info.closed is not None:  # closed: nobody's turn any more, whatever the hand was at (issue 27)
+        return notice_text(info.closed, info, locale) or t("hand.over", locale)
     if view.phase == Phase.FINISHED:
         return t("hand.over", locale)
     if view.to_move == view.seat:
@@ -267,7 +269,7 @@ def render_hand(info: TableInfo, view: SeatView, hand_no: int, locale: str,
         "content": "",
         "embeds": [hand_embed(info, view, hand_no, loc, held)],
         "components": hand_components(info, view, hand_no, loc, held, card_emojis)
-        if view.phase != Phase.FINISHED else [],
+        if view.phase != Phase.FINISHED and info.closed is None else [],
         "allowed_mentions": NO_MENTIONS,
     }, loc)
 

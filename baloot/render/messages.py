@@ -8,6 +8,8 @@ from ..engine.rules import Rules
 from ..engine.summary import MatchSummary
 from ..i18n import error_text, resolve_locale, t
 from ..i18n.direction import orient_payload
+from .components import DANGER, button, rows
+from .custom_ids import LobbyId
 from .limits import CONTENT, clip
 from .model import Notice, Payload, TableInfo
 from .result import sheet_embed
@@ -67,3 +69,20 @@ def _content(text: str, locale: str) -> Payload:
     """A message of one text, clipped to Discord's limit, oriented for a right-to-left locale."""
     return orient_payload({"content": clip(text, CONTENT), "components": [], "allowed_mentions": NO_MENTIONS},
                           locale)
+
+
+def render_last_leave(table_id: str, locale: str) -> Payload:
+    """The answer to the last person's leave during a match (issue 27): what leaving does (the table closes,
+    its match is recorded as abandoned), and one button to do it; dismissing the message keeps them seated."""
+    loc = resolve_locale(locale)
+    payload = _content(t("error.last_player", loc), loc)
+    payload["components"] = rows([button(t("lobby.quit", loc), LobbyId(table_id, "quit").encode(), DANGER)])
+    return payload
+
+
+def render_left(name: str, status_live: bool, abandoned: bool, locale: str) -> Payload:
+    """The private answer to a leave: who stood up, and whether the table closed because no one is left
+    (and its match was recorded as abandoned) (issue 27)."""
+    if status_live:
+        return render_text("notice.left", locale, name=name)
+    return render_text("notice.left_closed_match" if abandoned else "notice.left_closed", locale, name=name)

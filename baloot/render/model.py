@@ -49,7 +49,8 @@ class TableInfo:
     (the engine's hand knows its dealer). ``turn_deadline`` is the unix second the current
     turn times out (None: no timer), ``turn_time`` the table's seconds per turn.
     ``language`` is the table's locale for channel messages; ``notice`` the
-    latest event to show under the table.
+    latest event to show under the table. ``closed`` is the line saying the table was closed (and by
+    whom or how) once it is: every view then says so instead of whose turn it is, and shows no turn.
     """
 
     table_id: str
@@ -61,6 +62,7 @@ class TableInfo:
     turn_time: int = 60
     language: str = "en"
     notice: Notice | None = None
+    closed: Notice | None = None
 
     @property
     def seated(self) -> int:

@@ -199,7 +199,7 @@ def picture_state(
         subtitles=(subtitles[0], subtitles[1], subtitles[2], subtitles[3]),
         subtitle_suits=(suits[0], suits[1], suits[2], suits[3]),
         phase=int(view.phase),
-        to_move=view.to_move,
+        to_move=None if info.closed is not None else view.to_move,  # closed: no plate lit (issue 27)
         contract=view.contract,
         trump=view.trump,
         level=view.level,

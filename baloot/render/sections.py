@@ -173,7 +173,10 @@ def up_card_text(view: View, locale: str) -> str | None:
 
 
 def turn_line(view: View, info: TableInfo, locale: str) -> str | None:
-    """``**Ali** to act — in 42 seconds`` with a Discord relative timestamp."""
+    """``**Ali** to act — in 42 seconds`` with a Discord relative timestamp; once the table is closed, the
+    line saying so (and by whom) instead: nobody is to act any more (issue 27)."""
+    if info.closed is not None:
+        return notice_text(info.closed, info, locale)
     if view.to_move is None:
         return None
     name = seat_name(info, view.to_move, locale)

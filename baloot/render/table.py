@@ -58,9 +58,13 @@ def teams_text(info: TableInfo, locale: str) -> str:
     )
 
 
-def my_hand_components(info: TableInfo, locale: str, result: int | None = None) -> list[dict[str, Any]]:
-    """The table message's "My hand" button row, with "Details" (hand ``result``'s R7 breakdown) once it ended."""
-    buttons = [button(t("button.my_hand", locale), encode_table_id(info.table_id, "mine"), PRIMARY)]
+def my_hand_components(info: TableInfo, locale: str, result: int | None = None, *,
+                       live: bool = True) -> list[dict[str, Any]]:
+    """The table message's "My hand" button row, with "Details" (hand ``result``'s R7 breakdown) once it ended.
+
+    ``live``: the table still runs. Once it is closed only "Details" stays, answered from the stored
+    hands for as long as the message lives (issue 27)."""
+    buttons = [button(t("button.my_hand", locale), encode_table_id(info.table_id, "mine"), PRIMARY)] if live else []
     if result is not None:
         buttons.append(button(t("button.details", locale), encode_result_id(info.table_id, result), SECONDARY))
     return rows(buttons)
@@ -144,10 +148,13 @@ def render_table(
     compact = None if over else compact_result_embed(info, sheet, i, loc, view)
     if compact is not None:
         # Issue 10 item 6: a finished hand shrinks to who won and the scores; "Details" shows the rest.
+        closed = notice_text(info.closed, info, loc)
+        if closed is not None:  # the table closed after this hand: say so; "Details" stays (issue 27)
+            compact = compact | {"description": compact["description"] + "\n" + closed}
         return orient_payload({
             "content": "",
             "embeds": [compact | {"footer": {"text": t("table.footer", loc, table=info.table_id)}}],
-            "components": my_hand_components(info, loc, result=i),
+            "components": my_hand_components(info, loc, result=i, live=info.closed is None),
             "allowed_mentions": NO_MENTIONS,
         }, loc)
     embeds = [table_embed(info, view, sheet, i, loc)]
@@ -160,7 +167,7 @@ def render_table(
     return orient_payload({
         "content": "",
         "embeds": embeds,
-        "components": [] if over else my_hand_components(info, loc),
+        "components": [] if over or info.closed is not None else my_hand_components(info, loc),
         "allowed_mentions": NO_MENTIONS,
     }, loc)
 
@@ -191,8 +198,12 @@ def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None, *, st
         + (t("seat.empty", loc) if info.names[s] is None else seat_name(info, s, loc))
         for s in range(4)
     )
-    waiting = t("table.lobby_started", loc) if started else t("table.waiting", loc, seated=info.seated)
-    description = [waiting, t("table.target", loc, target=rules.target)]
+    closed = notice_text(info.closed, info, loc)
+    if closed is not None:  # closed before the match began: no seats to wait for, no buttons
+        description = [closed]
+    else:
+        waiting = t("table.lobby_started", loc) if started else t("table.waiting", loc, seated=info.seated)
+        description = [waiting, t("table.target", loc, target=rules.target)]
     notice = notice_text(info.notice, info, loc)
     if notice is not None:
         description.append(notice)
@@ -206,7 +217,7 @@ def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None, *, st
         ],
         "footer": {"text": t("table.footer", loc, table=info.table_id)},
     }
-    components = [] if started else lobby_components(info, loc)
+    components = [] if started or closed is not None else lobby_components(info, loc)
     return orient_payload({"content": "", "embeds": [embed], "components": components,
                            "allowed_mentions": NO_MENTIONS}, loc)
 

@@ -12,6 +12,7 @@ from .bots import BOT_LEVELS, BotFactory, BotPlayer
 from .errors import (
     AlreadySeated,
     BadOption,
+    LastPlayer,
     NoTableHere,
     NotAllowed,
     NotSeated,
@@ -41,6 +42,7 @@ __all__ = [
     "EndResult",
     "GuildFilter",
     "HandSnapshot",
+    "LastPlayer",
     "Listener",
     "NoTableHere",
     "NotAllowed",

@@ -101,6 +101,14 @@ class TableRestarting(TableError):
     default_code = ErrorCode.TABLE_RESTARTING
 
 
+class LastPlayer(TableError):
+    """The last person at a table asked to leave during its match: that closes the table, so it is asked
+    for once more (``leave(..., close_if_last=True)``); nothing changed (issue 27)."""
+
+    default = "You are the last person at this table: leaving closes it, and its match is recorded as abandoned."
+    default_code = ErrorCode.LAST_PLAYER
+
+
 class BadOption(TableError):
     """A table option that is not valid; its message (``detail``) says what is allowed."""
 

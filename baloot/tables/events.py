@@ -181,9 +181,16 @@ class EndVoteCast(TableEvent):
 @quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableEnded(TableEvent):
+    """The table closed (not by the match's end: that is :class:`MatchFinished`). ``by_user_id``: who closed it
+    (the last voter of a vote, the last person to leave); ``votes`` of ``needed``: the vote that closed it.
+    ``abandoned``: a match was under way, and is stored as abandoned."""
+
     reason: EndReason
     by_user_id: int | None
     match_score: tuple[int, int]
+    votes: int = 0
+    needed: int = 0
+    abandoned: bool = False
 
 
 @quick_init

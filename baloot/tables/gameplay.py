@@ -15,12 +15,13 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.error_codes import ErrorCode
-from ..engine.summary import MatchSummary
-from ..engine.view import PublicView
+from ..engine.records import match_from_record
+from ..engine.summary import MatchSummary, summarize_match
+from ..engine.view import PublicView, public_view
 from ..storage.rows import StoredMessage, TableStatus
 from .base import ServiceBase
 from .errors import NoTableHere, NotAllowed, NotYourTurn, StaleAction, TableElsewhere, TableNotRunning
-from .info import ActResult, PlayerHand, Version
+from .info import ActResult, PlayerHand, StoredHand, Version
 from .live import LiveTable, seat_row
 from .snapshot import TableSnapshot
 
@@ -148,6 +149,21 @@ class GameplayOps(ServiceBase):
         """The live table's latest published snapshot (issue 9: what the Discord layer renders)."""
         table = self._by_id(table_id)
         return table.published if table.published is not None else table.publish()
+
+    async def stored_hand(self, table_id: int, hand_no: int) -> StoredHand | None:
+        """Hand ``hand_no`` of a table as stored, with the match around it, whether the table runs or closed
+        (issue 27: a finished hand's "Details" answers for as long as its message lives); None if the table
+        or the hand does not exist."""
+        row = await self.storage.table(table_id)
+        if row is None:
+            return None
+        record = await self.storage.game_record(table_id)
+        if not 0 <= hand_no < len(record["hands"]):
+            return None
+        match = match_from_record(record)
+        hand = match.hands[hand_no]
+        info = LiveTable(row, await self.storage.seats(table_id), match, self.rng_factory(table_id)).info()
+        return StoredHand(info, public_view(hand, hand.match_score), summarize_match(match))
 
     # -- what the Discord layer keeps --------------------------------------------------------------
     async def set_dm_closed(self, table_id: int, user_id: int, closed: bool = True) -> bool:

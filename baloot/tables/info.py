@@ -7,7 +7,8 @@ from typing import Any
 
 from ..engine.quick_init import quick_init
 from ..engine.rules import Rules
-from ..engine.view import SeatView
+from ..engine.summary import MatchSummary
+from ..engine.view import PublicView, SeatView
 from ..storage.rows import TableStatus
 
 Version = tuple[int, int]
@@ -112,3 +113,15 @@ class EndResult:
     ended: bool
     votes: int
     needed: int
+    by_vote: bool = False  # ended by the vote of the seated (not by its creator or an admin)
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class StoredHand:
+    """A hand as stored, for its "Details" after the table closed (issue 27): the table (names, language),
+    the hand's public view and the match's summary."""
+
+    table: TableInfo
+    public: PublicView
+    sheet: MatchSummary

@@ -20,6 +20,7 @@ from .base import ServiceBase
 from .errors import (
     AlreadySeated,
     BadOption,
+    LastPlayer,
     NotAllowed,
     SeatTaken,
     TableElsewhere,
@@ -40,12 +41,18 @@ def _check_seat_and_team(seat: int | None, team: int | None) -> None:
 
 
 def _open_seat(table: LiveTable, seat: int | None, team: int | None) -> int:
-    """R1: a free seat at an open table — the chosen one, one of the team's, or the first."""
+    """R1: a free seat at an open table — the chosen one, one of the team's, or the first.
+
+    Before the match a bot's seat is free for a person (issue 27): an empty seat is taken first, then a
+    bot's, so that bots filling a lobby never keep out someone who comes to play.
+    """
     if seat is not None:
-        if table.seats[seat] is not None:
+        taken = table.seats[seat]
+        if taken is not None and not taken.is_bot:
             raise SeatTaken()
         return seat
-    free = [s for s in range(4) if table.seats[s] is None and (team is None or s & 1 == team)]
+    fits = [s for s in range(4) if team is None or s & 1 == team]
+    free = [s for s in fits if table.seats[s] is None] or [s for s in fits if (b := table.seats[s]) and b.is_bot]
     if not free:
         if team is not None:
             raise TableFull("That team is full.", code=ErrorCode.TEAM_FULL)
@@ -184,15 +191,21 @@ class LobbyOps(ServiceBase):
                         await self.turns.start_turn(table)  # now a person's turn, with the full time
                 return table.info()
 
-    async def leave(self, channel_id: int, user_id: int) -> TableInfo:
+    async def leave(self, channel_id: int, user_id: int, *, close_if_last: bool = False) -> TableInfo:
         """Stand up. During a match the seat is played for (by a bot if there is one) until retaken.
 
-        When no person is left at the table it is closed as abandoned.
+        When no person is left at the table it is closed (abandoned). During a match that ends the
+        match, so the last person is asked first: without ``close_if_last`` their leaving raises
+        :class:`LastPlayer` and changes nothing (issue 27). The returned info's status says whether
+        the table closed.
         """
         table = self._in_channel(channel_id)
         async with table.lock:
             info = table.seated(user_id)
             seat = info.seat
+            if (table.status == TableStatus.PLAYING and not close_if_last
+                    and all(h.user_id == user_id for h in table.humans())):
+                raise LastPlayer()
             if table.status == TableStatus.OPEN:
                 await self.storage.remove_seat(table.id, seat, fence=table.fence)
                 table.seats[seat] = None
@@ -283,14 +296,15 @@ class LobbyOps(ServiceBase):
                 table.end_votes.add(user_id)
                 reason = EndReason.VOTE
             try:
-                await self._close(table, TableStatus.ENDED, reason, user_id)
+                await self._close(table, TableStatus.ENDED, reason, user_id, needed=needed)
             except BaseException:
                 if reason == EndReason.VOTE:
                     table.end_votes.discard(user_id)  # the closing failed: the vote did not happen either
                 raise
-            return EndResult(True, len(table.end_votes), needed)
+            return EndResult(True, len(table.end_votes), needed, by_vote=reason == EndReason.VOTE)
 
-    async def _close(self, table: LiveTable, status: TableStatus, reason: EndReason, by_user_id: int | None) -> None:
+    async def _close(self, table: LiveTable, status: TableStatus, reason: EndReason, by_user_id: int | None,
+                     *, needed: int = 0) -> None:
         """Under the lock: store the closing (with an abandoned result if a match was under way)."""
         match = table.match
         result = None
@@ -307,6 +321,9 @@ class LobbyOps(ServiceBase):
                 reason=reason,
                 by_user_id=by_user_id,
                 match_score=table.match_score,
+                votes=len(table.end_votes) if reason == EndReason.VOTE else 0,
+                needed=needed,
+                abandoned=result is not None,
             )
         )
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-from baloot.render import Notice, Payload, render_lobby, render_notice, render_table
+from baloot.render import RESULT_ID_TEMPLATE, Notice, Payload, render_lobby, render_notice, render_table
 from baloot.render.picture import table_picture
 from baloot.render.table import thrown_in_before
 from baloot.tables import StorageUnavailable
@@ -78,6 +79,15 @@ def _order(key: str) -> int:
     return -1 if key == LOBBY else int(key.split(":")[1])
 
 
+_DETAILS: Final = re.compile(RESULT_ID_TEMPLATE)
+
+
+def details_only(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The buttons of a table message without "My hand": a finished hand's "Details" only (issue 27)."""
+    kept = [c for row in components for c in row.get("components", []) if _DETAILS.fullmatch(c.get("custom_id", ""))]
+    return [{"type": 1, "components": kept}] if kept else []
+
+
 @dataclass
 class Board:
     """The channel messages of one table and what needs sending."""
@@ -87,6 +97,7 @@ class Board:
     held: set[str] = field(default_factory=set)  # changed by a card only, sent with the next moment (busy bot)
     task: asyncio.Task[None] | None = None
     last_flush: float = 0.0
+    closing_shown: str | None = None  # the message last drawn saying the table closed (issue 27)
 
 
 class ChannelBoard:
@@ -192,13 +203,33 @@ class ChannelBoard:
         self._notices.add(task)
         task.add_done_callback(self._notices.discard)
 
+    def closed(self, state: TableState) -> None:
+        """The table closed (issue 27): its latest message already in the channel says so, without buttons
+        (but a finished hand's "Details"), and no message is posted for it any more - not even one of a
+        hand dealt just before the close. Edits already pending for other messages are still sent."""
+        board = self.board(state.table_id)
+        board.dirty.update(board.held)
+        board.held.clear()
+        board.dirty.intersection_update(board.messages)  # never sent: never sent now
+        if board.messages:
+            board.dirty.add(max(board.messages, key=_order))
+        if board.dirty and (board.task is None or board.task.done()):
+            self._start_flush(state, board)
+        elif not board.dirty and (board.task is None or board.task.done()):
+            self._closed_done(state, board)
+
+    def _closed_done(self, state: TableState, board: Board) -> None:
+        self.boards.pop(state.table_id, None)
+        self.runtime.carriers.forget(*board.messages.values())
+        self.runtime.shown.forget(state.table_id)
+
     def touch_current(self, state: TableState, *, card: bool = False) -> None:
         """Mark the message of the current hand (or the lobby before the first deal)."""
         hand_no = state.hand_no
         self.touch(state, LOBBY if hand_no is None else hand_key(hand_no), card=card)
 
     async def _flush_soon(self, state: TableState, board: Board) -> None:
-        while board.dirty:
+        while board.dirty or self._closing_unseen(state, board):
             # Messages edited through an interaction's token cost the global limit nothing (issue 11): one
             # edit a second (Discord's per-channel pace), so every trick and bid shows however many tables run.
             carried = self.carried(board, board.dirty)
@@ -208,6 +239,7 @@ class ChannelBoard:
             keys = sorted(board.dirty, key=_order)
             board.dirty.clear()
             for key in keys:
+                closing = state.closing is not None
                 try:
                     await self._send(state, board, key)
                 except Exception:
@@ -215,13 +247,25 @@ class ChannelBoard:
                     log.exception("table %s: could not update %s; trying again", state.table_id, key)
                     board.dirty.add(key)
                     continue
+                if closing:
+                    board.closing_shown = key
                 if key != LOBBY:
                     state.shown(_order(key))
             board.last_flush = time.monotonic()
         if state.closed:
-            self.boards.pop(state.table_id, None)
-            self.runtime.carriers.forget(*board.messages.values())
-            self.runtime.shown.forget(state.table_id)
+            self._closed_done(state, board)
+
+    @staticmethod
+    def _closing_unseen(state: TableState, board: Board) -> bool:
+        """The table closed, and its latest message was not drawn since: a message posted while the close
+        arrived (drawn before it) is edited once more to say so (issue 27)."""
+        if state.closing is None or not board.messages:
+            return False
+        latest = max(board.messages, key=_order)
+        if board.closing_shown == latest:
+            return False
+        board.dirty.add(latest)
+        return True
 
     def render(self, state: TableState, key: str) -> Payload | None:
         """The text of one of the table's messages, from the latest snapshot (public facts only)."""
@@ -238,8 +282,8 @@ class ChannelBoard:
             return None
         hand, sheet, info = shown
         payload = render_table(info, hand.public, sheet, language, index=_order(key))
-        if state.closed:
-            payload["components"] = []
+        if state.closed and state.closing is None:  # the match is over: its messages keep no "My hand"
+            payload["components"] = details_only(payload["components"])
         return payload
 
     def _hand_shown(self, state: TableState, key: str) -> tuple[HandSnapshot, MatchSummary, RenderInfo] | None:
@@ -282,6 +326,8 @@ class ChannelBoard:
             payload = await self.runtime.drawer.attach(payload, draw)
         client, carriers = self.runtime.client, self.runtime.carriers
         message_id = board.messages.get(key)
+        if message_id is None and state.closing is not None:
+            return  # closed: nothing new is posted for the table (issue 27)
         try:
             if message_id is not None:
                 # Issue 11: through the token of the interaction that carried it while valid, else the bot token.

@@ -27,6 +27,7 @@ from baloot.render.text import timestamp
 from baloot.tables import TableInfo
 from baloot.tables.events import (
     ActionApplied,
+    EndReason,
     HandFinished,
     HandStarted,
     MatchFinished,
@@ -107,6 +108,9 @@ class Presenter:
             return
         if state is None:
             log.debug("event %s for an unknown table %s", type(event).__name__, event.table_id)
+            return
+        if state.closed:  # nothing is posted or edited for a closed table but its closing (issue 27)
+            log.debug("event %s for the closed table %s", type(event).__name__, event.table_id)
             return
         before = state.info
         phase = phase_of(state)
@@ -199,10 +203,29 @@ class Presenter:
             await self._ended(state, event)
 
     async def _ended(self, state: TableState, event: TableEnded) -> None:
+        """Every view of the table says it is closed, and by whom or how, with no buttons (issue 27): the
+        table message (the latest one already in the channel: none is posted now), every private view
+        (the DMs, and "My hand" views while their token is valid), and the turn ping is deleted."""
         state.closed = True
+        state.closing = closing_notice(event, state.info)
+        state.notice = None
+        self._pending.pop(state.table_id, None)
         await self.runtime.pings.closed(state)
-        if event.by_user_id is not None:
-            state.notice = Notice("notice.ended", params=(("name", f"<@{event.by_user_id}>"),))
-        self._later(state, *range(4), reach=Reach.EVERY)
-        self._flush_private(state)
-        self.runtime.channel.touch_current(state)
+        self.runtime.private.closed(state)
+        self.runtime.channel.closed(state)
+
+
+def closing_notice(event: TableEnded, info: TableInfo) -> Notice:
+    """The line every view of a closed table shows: by whom (creator, admin), by a vote (how many of how many),
+    or that its last person left."""
+    if event.reason == EndReason.VOTE:
+        return Notice("notice.ended_vote", params=(("votes", event.votes), ("needed", event.needed)))
+    who = None if event.by_user_id is None else f"<@{event.by_user_id}>"
+    if event.reason == EndReason.EMPTY:
+        if who is None:
+            return Notice("notice.ended_empty_nobody")
+        key = "notice.ended_empty_match" if event.abandoned else "notice.ended_empty"
+        return Notice(key, params=(("name", who),))
+    if who is None:
+        return Notice("notice.ended_nobody")
+    return Notice("notice.ended", params=(("name", who),))

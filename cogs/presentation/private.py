@@ -124,6 +124,7 @@ class Viewer:
     reach: Reach = Reach.TOKEN  # of the refreshes asked for since the last send
     stale: bool = False  # redraw even at the same version (the player's language changed)
     tell_closed: bool = False  # DMs found closed: tell them on their next interaction
+    final: TableState | None = None  # the table closed: its last state, drawn once more after it is forgotten
     task: asyncio.Task[None] | None = None
 
     def token_valid(self) -> bool:
@@ -192,6 +193,16 @@ class PrivateHands:
                 self.viewer(state.table_id, info.user_id, seat).stale = True
                 self.refresh(state, seat, Reach.EVERY)
 
+    def closed(self, state: TableState) -> None:
+        """The table closed (issue 27): every private view of it says so, without buttons - its DM, and a
+        "My hand" view while its token is valid - including a player who left it during the match."""
+        for viewer in self.viewers.values():
+            if viewer.table_id == state.table_id:
+                viewer.final = state
+                viewer.dirty = True
+                viewer.reach = Reach.EVERY
+                self._kick(viewer)
+
     def _kick(self, viewer: Viewer) -> None:
         if viewer.busy or (viewer.task is not None and not viewer.task.done()):
             return
@@ -225,7 +236,7 @@ class PrivateHands:
             viewer.dirty = False
             reach, viewer.reach = viewer.reach, Reach.TOKEN
             stale, viewer.stale = viewer.stale, False
-            state = self.runtime.shown.get(viewer.table_id)
+            state = self.runtime.shown.get(viewer.table_id) or viewer.final
             if state is None:
                 return
             try:
@@ -243,6 +254,8 @@ class PrivateHands:
                 viewer.stale = viewer.stale or stale
                 await asyncio.sleep(RETRY_DELAYS[failures])
                 failures += 1
+        if viewer.final is not None and not viewer.dirty and self.viewers.get(viewer.user_id) is viewer:
+            del self.viewers[viewer.user_id]  # the closed table's last view is sent: nothing more to show
 
     async def _bring_up(self, viewer: Viewer, state: TableState, reach: Reach, stale: bool) -> None:
         """Send what ``reach`` allows of the latest snapshot, skipping what is already in front of the player."""

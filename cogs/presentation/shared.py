@@ -101,7 +101,8 @@ class Shared:
         return self.languages.channel(state.info.guild_id, state.info.language)
 
     def render_info(self, state: TableState, *, for_seat: int | None = None) -> RenderInfo:
-        """The renderer's TableInfo; the deadline shows only where it applies (the seat to move)."""
+        """The renderer's TableInfo; the deadline shows only where it applies (the seat to move), and not once
+        the table is closed (then every view says so: :attr:`~.shown.TableState.closing`)."""
         snapshot = state.snapshot
         deadline = snapshot.deadline if for_seat is None or for_seat == snapshot.to_move else None
         notice = state.notice if for_seat is None else None
@@ -110,9 +111,13 @@ class Shared:
         infos = state.render_infos
         if infos is None or infos[0] is not snapshot:
             infos = state.render_infos = (snapshot, {})
-        key = (deadline, notice, language)
+        closed = state.closing
+        if closed is not None:
+            deadline = None  # closed: no turn runs out any more (issue 27)
+        key = (deadline, notice, language, closed)
         info = infos[1].get(key)
         if info is None:
             info = infos[1][key] = table_info_from(
-                snapshot.info, deadline=deadline, notice=notice, default_language=language, dealer=snapshot.dealer)
+                snapshot.info, deadline=deadline, notice=notice, default_language=language, dealer=snapshot.dealer,
+                closed=closed)
         return info

@@ -26,6 +26,7 @@ class TableState:
     snapshot: TableSnapshot
     notice: Notice | None = None  # the latest event worth a line on the table message
     closed: bool = False  # ended or finished: no more buttons
+    closing: Notice | None = None  # closed before the match's end: the line saying so and by whom (issue 27)
     hands: dict[int, HandSnapshot] = field(default_factory=dict)  # hands whose message may still change
     # the renderer's TableInfos of ``snapshot`` drawn so far, by (deadline, notice, language): Runtime.render_info
     render_infos: tuple[TableSnapshot, dict[tuple[Any, ...], RenderInfo]] | None = None

@@ -59,7 +59,9 @@ async def test_seats_teams_leave_score_and_end_by_vote(discord_env: DiscordEnv, 
     assert refused(again) == "You have already voted to end this table."
     assert table.status() == "playing"
     last = await dave.slash("baloot", "end", channel=table.channel)
-    assert last.message is not None and last.message.content == f"The table was closed by <@{dave.id}>."
+    # issue 27: a vote closed it, not dave (the last voter)
+    assert last.message is not None
+    assert last.message.content == "The table was closed by a vote of its players (3 of 3)."
     assert table.status() == "ended"
     # The table message loses its "My hand" button once the table is over.
     await discord_env.wait_for(lambda: all(not m.components for m in table.table_messages()))

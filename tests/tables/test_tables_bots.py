@@ -29,7 +29,7 @@ from baloot.engine.actions import Action
 from baloot.engine.records import replay_text
 from baloot.engine.view import SeatView
 from baloot.storage import TableStatus
-from baloot.tables import TableService
+from baloot.tables import LastPlayer, TableService
 from baloot.tables.bots import choose_off_loop
 from baloot.tables.events import ActionApplied, MatchFinished, PlayerBack, SeatsChanged, TableEnded
 
@@ -197,9 +197,16 @@ async def test_when_every_person_leaves_the_match_is_abandoned(database: str | P
         await service.fill_with_bots(CHANNEL, USERS[0], "easy")
         await service.start(CHANNEL, USERS[1])
         await service.leave(CHANNEL, USERS[0])
-        await service.leave(CHANNEL, USERS[1])
+        # issue 27: the last person is asked first; their plain leave changes nothing
+        with pytest.raises(LastPlayer):
+            await service.leave(CHANNEL, USERS[1])
+        assert (await storage.table(info.id)).status is TableStatus.PLAYING  # type: ignore[union-attr]
+        assert service.table_info(CHANNEL).seats[1].human  # type: ignore[union-attr]
+        assert recorder.of(TableEnded) == []
+        left = await service.leave(CHANNEL, USERS[1], close_if_last=True)
+        assert left.status is TableStatus.ABANDONED
         ended = recorder.of(TableEnded)
-        assert [e.reason.value for e in ended] == ["empty"]
+        assert [(e.reason.value, e.by_user_id, e.abandoned) for e in ended] == [("empty", USERS[1], True)]
         row = await storage.table(info.id)
         assert row is not None and row.status is TableStatus.ABANDONED
         result = await storage.result(info.id)

@@ -1,0 +1,165 @@
+"""End to end (issue 27): a closed table looks closed everywhere, and the last person leaving says what it does.
+
+Every view of a table closed before its match's end (the table message, every DM, a "My hand" view) says it
+is closed and by whom or by a vote, with no turn and no buttons, and nothing new is posted for it; a finished
+hand's "Details" still answers from the stored hands. The last person at a match is told that leaving closes
+it before anything happens, and after. Bots filling a lobby give their seat to a person who joins.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from fakediscord import DiscordEnv, Message
+from test_bot_harness import ACTION_RE, BotTable, Player, contract_policy, open_table, plain
+
+TURN_WORDS = ("to act", "Your turn", "Waiting for", "الدور على", "دورك", "بانتظار")
+
+
+def text_of(message: Message) -> str:
+    return plain(" ".join(e.get("title", "") + " " + e.get("description", "") for e in message.embeds))
+
+
+def buttons_of(message: Message) -> list[str]:
+    return [c.get("custom_id", "") for row in message.components for c in row.get("components", [])]
+
+
+def action_buttons(player: Player) -> list[str]:
+    """Every action button (enabled or not) in the player's DMs and ephemeral views."""
+    return [b for m in player.person.dms() + player.person.ephemerals() for b in buttons_of(m) if ACTION_RE.match(b)]
+
+
+def table_messages(table: BotTable) -> list[Message]:
+    """The bot's messages in the channel that show the table (lobby and hands), in either language."""
+    return [m for m in table.host.person.messages(table.channel, with_ephemeral=False)
+            if m.author.bot and m.embeds
+            and str(table.table_id()) in plain(m.embeds[0].get("footer", {}).get("text", ""))]
+
+
+def latest_table_message(table: BotTable) -> Message:
+    return max(table_messages(table), key=lambda m: m.id)
+
+
+async def assert_every_view_closed(table: BotTable, closed: str) -> None:
+    """The table message, every DM and every "My hand" view say ``closed``, with no turn and no action button."""
+    env = table.env
+
+    def all_closed() -> bool:
+        last = latest_table_message(table)
+        if closed not in text_of(last) or any(":mine" in b for b in buttons_of(last)):
+            return False
+        return all(not action_buttons(p) and all(closed in text_of(m) for m in p.person.dms() if m.embeds)
+                   for p in table.players)
+
+    await env.wait_for(all_closed, 10)
+    for message in [latest_table_message(table)] + [m for p in table.players for m in p.person.dms() if m.embeds]:
+        shown = text_of(message)
+        assert not any(word in shown for word in TURN_WORDS), shown
+    for player in table.players:
+        assert not action_buttons(player), (player.name, action_buttons(player))
+
+
+async def test_ending_by_the_creator_closes_every_view_and_posts_nothing_after(
+        discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path)
+    for _ in range(3):
+        assert await table.step(contract_policy("sun"))
+    bob = table.players[1]
+    await discord_env.wait_for(lambda: table_messages(table), 10)
+    mine = await bob.person.click(latest_table_message(table), next(
+        b for b in buttons_of(latest_table_message(table)) if b.endswith(":mine")))
+    assert mine.ephemeral and mine.message is not None and action_buttons(bob)  # a live "My hand" view
+    await discord_env.wait_for(lambda: all(p.person.dms() for p in table.players), 10)
+    before = len(table_messages(table))
+
+    ended = await table.host.person.slash("baloot", "end", channel=table.channel)
+    assert ended.message is not None and ended.message.content == f"The table was closed by <@{table.host.person.id}>."
+    await assert_every_view_closed(table, f"The table was closed by <@{table.host.person.id}>.")
+    await asyncio.sleep(1.5)  # nothing more comes: no new message, no edit that brings a turn back
+    assert len(table_messages(table)) == before
+    await assert_every_view_closed(table, "The table was closed by")
+    table.assert_clean_log()
+
+
+async def test_a_vote_closes_in_arabic_and_says_it_was_a_vote(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path, guild_locale="ar", locales=["ar"] * 4)
+    for _ in range(2):
+        assert await table.step(contract_policy("sun"))
+    for player in table.players[1:]:
+        result = await player.person.slash("baloot", "end", channel=table.channel)
+    assert result.message is not None
+    closed = "أُغلقت الطاولة بتصويت لاعبيها (3 من 3)."
+    assert plain(result.message.content) == closed  # a vote, not "closed by" its last voter
+    await assert_every_view_closed(table, closed)
+    assert f"<@{table.players[3].person.id}>" not in text_of(latest_table_message(table))
+    table.assert_clean_log()
+
+
+async def test_details_of_a_finished_hand_answer_after_the_table_closed(
+        discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path)
+    while table.last_version[0] < 1 or len(table.record()["hands"]) < 2:
+        assert await table.step(contract_policy("sun"))
+    first = await discord_env.wait_for(lambda: next(
+        (m for m in table_messages(table) if any(":result:0" in b for b in buttons_of(m))), None), 10)
+    await table.host.person.slash("baloot", "end", channel=table.channel)
+    await assert_every_view_closed(table, "The table was closed by")
+    details = next(b for b in buttons_of(first) if ":result:0" in b)
+    for person in (table.players[2].person, table.players[1].person):
+        answer = await person.click(first, details)
+        assert answer.ephemeral and answer.message is not None and answer.message.embeds, answer.messages
+        assert "There is no" not in plain(answer.message.content)
+    table.assert_clean_log()
+
+
+async def last_player_leaves(discord_env: DiscordEnv, tmp_path: Path, locale: str) -> tuple[BotTable, Message]:
+    table = await open_table(discord_env, tmp_path, names=("erin",), locales=[locale], start=False)
+    erin = table.host
+    await erin.person.slash("baloot", "bots", channel=table.channel)
+    await erin.person.slash("baloot", "start", channel=table.channel)
+    await table.step(contract_policy("sun"))
+    asked = await erin.person.slash("baloot", "leave", channel=table.channel)
+    assert asked.ephemeral and asked.message is not None
+    assert table.status() == "playing"  # nothing changed: only told what leaving does
+    return table, asked.message
+
+
+async def test_the_last_person_is_told_before_and_after_that_leaving_closes_the_match(
+        discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table, asked = await last_player_leaves(discord_env, tmp_path, "en-US")
+    erin = table.host.person
+    assert plain(asked.content) == ("You are the last person at this table: if you leave, it closes and its match is "
+                                    "recorded as abandoned. To keep playing, dismiss this message.")
+    quit_id = next(b for b in buttons_of(asked) if b.endswith(":lobby:quit"))
+    left = await erin.click(asked, quit_id)
+    assert left.message is not None and plain(left.message.content) == (
+        "erin left the table. No one else was seated, so it is closed and its match is recorded as abandoned.")
+    assert table.status() == "abandoned"
+    closed = f"The table was closed: <@{erin.id}>, the last person at it, left during the match, which is recorded"
+    await discord_env.wait_for(lambda: closed in text_of(latest_table_message(table)), 10)
+    assert not any(word in text_of(latest_table_message(table)) for word in TURN_WORDS)
+    table.assert_clean_log()
+
+
+async def test_the_last_person_is_told_in_arabic(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table, asked = await last_player_leaves(discord_env, tmp_path, "ar")
+    assert plain(asked.content).startswith("أنت آخر من بقي على هذه الطاولة")
+    left = await table.host.person.click(asked, next(b for b in buttons_of(asked) if b.endswith(":lobby:quit")))
+    assert left.message is not None
+    assert plain(left.message.content) == "بعد مغادرة erin لم يبقَ أحد على الطاولة، فأُغلقت وسُجّلت الصكة متروكة."
+    assert table.status() == "abandoned"
+
+
+async def test_a_person_takes_a_bots_seat_before_the_start(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path, names=("alice",), start=False)
+    await table.host.person.slash("baloot", "bots", channel=table.channel)
+    bob, carol = (discord_env.create_user(n).join(table.guild) for n in ("bob", "carol"))
+    joined = await bob.slash("baloot", "join", channel=table.channel)
+    assert joined.message is not None and plain(joined.message.content).startswith("bob sits in Seat 2"), joined.message
+    joined = await carol.slash("baloot", "join", channel=table.channel, seat=4)
+    assert joined.message is not None and plain(joined.message.content).startswith("carol sits in Seat 4")
+    seats = {r["seat"]: (r["display_name"], r["is_bot"]) for r in table.query(
+        "SELECT seat, display_name, is_bot FROM seats WHERE table_id = ?", (table.table_id(),))}
+    assert seats == {0: ("alice", 0), 1: ("bob", 0), 2: ("Bot 3", 1), 3: ("carol", 0)}
+    table.assert_clean_log()
