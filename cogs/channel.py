@@ -270,7 +270,8 @@ class ChannelBoard:
             return None
         hand, sheet, info = shown
         public, language, score = hand.public, self.runtime.language_of(state), sheet.score_after(_order(key))
-        return lambda: table_picture(info, public, None, language, score)
+        winner = sheet.winner if _order(key) == len(sheet.hands) - 1 else None  # the match's last picture (R8)
+        return lambda: table_picture(info, public, None, language, score, winner)
 
     async def _send(self, state: TableState, board: Board, key: str) -> None:
         payload = self.render(state, key)

@@ -127,6 +127,7 @@ _TABLE: Final = {
     "table.phase.1": "Doubling",
     "table.phase.2": "Playing",
     "table.phase.3": "Hand over",
+    "picture.winners": "Winners",  # the table picture at the match's end (issue 27): the winning team
     "table.phase_line": "{phase}",
     # The end of a hand (R7).
     "result.title": "Hand {n} result",
