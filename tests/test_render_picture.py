@@ -17,6 +17,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from baloot import Hand, Match, Rules
+from baloot.cards import Card
 from baloot.hand import Phase
 from baloot.render import TableInfo, card_art, emoji_text, picture
 from baloot.render.picture import (
@@ -263,6 +264,34 @@ def test_card_emoji_images_are_128_square_pngs() -> None:
 
 
 # -- issue 9: a picture put together from tiles ----------------------------------------------------
+
+def _suit_pixels(png: bytes, size: int = 22) -> dict[tuple[int, int, int], int]:
+    """The card emoji at the size a button shows it: how many pixels of each strong colour (the rank and the suit)."""
+    image = decode(png).convert("RGBA").resize((size, size), Image.Resampling.LANCZOS)
+    counts: dict[tuple[int, int, int], int] = {}
+    data = image.tobytes()
+    for i in range(0, len(data), 4):
+        r, g, b, a = data[i:i + 4]
+        if a > 200 and (max(r, g, b) - min(r, g, b) > 60 or max(r, g, b) < 90):
+            key = (r // 64, g // 64, b // 64)
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def test_a_card_emoji_s_suit_reads_at_button_size() -> None:
+    """Issue 27: at 22 px the suit was a 6 px pip. The suit now fills the lower half: with the rank, about a
+    hundred and more of its 484 pixels are ink (the old faces: 27-48); the four-colour deck gives the four suits
+    four colours."""
+    for card in (Card.parse("AH"), Card.parse("AD"), Card.parse("TS"), Card.parse("7C")):
+        inked = sum(_suit_pixels(card_art.card_emoji_png(card)).values())
+        assert inked >= 64, (card, inked)
+    four = [max(_suit_pixels(card_art.card_emoji_png(Card.parse(f"8{s}"), four=True)).items(),
+                key=lambda kv: kv[1])[0] for s in "SHDC"]
+    assert len(set(four)) == 4, four
+    two = [max(_suit_pixels(card_art.card_emoji_png(Card.parse(f"8{s}"))).items(), key=lambda kv: kv[1])[0]
+           for s in "HD"]
+    assert two[0] == two[1]  # red and black: hearts and diamonds share red, as on a printed deck
+
 
 def _reference(state: picture.PictureState) -> bytes:
     """The picture as it was drawn before tiles: whole, in RGBA, then mapped to the palette."""
