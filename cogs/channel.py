@@ -236,7 +236,9 @@ class ChannelBoard:
         if shown is None:
             return None
         hand, sheet, info = shown
-        payload = render_table(info, hand.public, sheet, language, index=_order(key))
+        # issue 27: beside the picture the text keeps what the picture cannot show
+        payload = render_table(info, hand.public, sheet, language, index=_order(key),
+                               pictured=self.picture(state, key) is not None)
         if state.closed:
             payload["components"] = []
         return payload
