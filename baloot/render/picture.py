@@ -319,15 +319,15 @@ def _fitted(text: str, size: int, bold: bool, width: float) -> tuple[AnyFont, tu
     """``text`` fitted to ``width``: at ``size`` if it fits, else at a smaller size down to :data:`MIN_TEXT` (bold,
     then regular: narrower), else cut there (its emoji left out first); with its runs (:mod:`.emoji_text`) and
     drawn width."""
-    steps = [(step, bold) for step in range(size, MIN_TEXT - 1, -1)]
-    if bold:
-        steps += [(step, False) for step in range(min(size, MIN_TEXT + 2), MIN_TEXT - 1, -1)]
-    for step, weight in steps:
-        f = font(step, bold=weight)
-        runs = split_runs(text, f)
-        drawn = _runs_width(runs, f, step)
-        if drawn <= width:
-            return f, runs, drawn
+    for weight in (bold, False) if bold else (False,):
+        runs = split_runs(text, font(size, bold=weight))  # which font draws what: the same at every size
+        step = size if weight == bold else min(size, MIN_TEXT + 2)
+        while step >= MIN_TEXT:
+            f = font(step, bold=weight)
+            drawn = _runs_width(runs, f, step)
+            if drawn <= width:
+                return f, runs, drawn
+            step = min(step - 1, max(MIN_TEXT, math.floor(step * width / drawn)))  # width goes with size: jump
     f = font(MIN_TEXT)
     letters = " ".join("".join(part for emoji, part in split_runs(text, f) if not emoji).split())
     cut = _layout(letters, f, width, None)[0]
