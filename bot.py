@@ -151,7 +151,7 @@ class BalootClient(_Client):
             log.info("not syncing commands (SYNC_COMMANDS; the process holding shard 0 does)")
         if settings.table_pictures != "off":
             await asyncio.to_thread(warm_up)  # the pictures' fonts and palette (issue 10)
-            await CARD_EMOJIS.load(self)  # card-face emojis; the missing ones are created meanwhile
+            await CARD_EMOJIS.load(self, settings.card_colors)  # card emojis; the missing ones are created meanwhile
         resumed = await service.resume_all()
         if settings.sharded:
             log.info("resumed %d tables of shards %s of %s", len(resumed), list(settings.shard_ids),

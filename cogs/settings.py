@@ -37,6 +37,7 @@ class Settings:
     shard_ids: tuple[int, ...] = ()  # SHARD_IDS: the shards this process holds (all, when only the count is set)
     sync_commands: bool = True  # SYNC_COMMANDS: default, only the process holding shard 0 syncs
     http_client: str = "lean"  # HTTP_CLIENT: "lean" (plain JSON requests on cogs.transport.lean_http) or "aiohttp"
+    card_colors: int = 2  # CARD_COLORS: 2 (red and black) or 4 (diamonds blue, clubs green) card emojis
 
     @property
     def sharded(self) -> bool:
@@ -55,7 +56,7 @@ class Settings:
             f"turn_seconds={self.turn_seconds}, bot_delay_seconds={self.bot_delay_seconds}, "
             f"ai_workers={self.ai_workers}, log_level={self.log_level!r}, table_pictures={self.table_pictures!r}, "
             f"shard_count={self.shard_count}, shard_ids={list(self.shard_ids)}, sync_commands={self.sync_commands}, "
-            f"http_client={self.http_client!r})"
+            f"http_client={self.http_client!r}, card_colors={self.card_colors})"
         )
 
 
@@ -118,6 +119,15 @@ def _pictures(env: Mapping[str, str]) -> str:
     if mode is None:
         raise ConfigError("TABLE_PICTURES must be 1 (the table message), all (private views too) or 0 (text only)")
     return mode
+
+
+def _card_colors(env: Mapping[str, str]) -> int:
+    """``CARD_COLORS`` (issue 27): the card emojis' deck, 2 (default: hearts and diamonds red, spades and clubs
+    black) or 4 (the four-colour deck: diamonds blue, clubs green), for players who tell suits by colour."""
+    raw = env.get("CARD_COLORS", "").strip() or "2"
+    if raw not in ("2", "4"):
+        raise ConfigError("CARD_COLORS must be 2 (red and black) or 4 (the four-colour deck)")
+    return int(raw)
 
 
 def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...]]:
@@ -222,4 +232,5 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         shard_ids=shard_ids,
         sync_commands=_sync_commands(env, shard_ids, shard_count is not None),
         http_client=_http_client(env),
+        card_colors=_card_colors(env),
     )

@@ -35,7 +35,7 @@ Figures per N:
   INTERACTION_CREATE to the bot's first callback arriving at the stand-in
   (``Interaction.first_response_latency``); p50/p99/max, callbacks refused as too
   late (404/10062, Discord's 3 s deadline) and interactions never answered;
-  and the presses as the bot itself timed them (``cogs/timings.py``: from the
+  and the presses as the bot itself timed them (``cogs/transport/timings.py``: from the
   interaction's creation to the bot sending its first answer), which leaves
   out this process's own lag in taking the callback when it is saturated;
 - the bot's RSS (VmRSS) after READY and the peak while the N tables are active,
@@ -265,7 +265,7 @@ class Bench:
         return self.db.parent / f"press-timings-{shard}.json"
 
     def bot_side_presses(self) -> list[float]:
-        """The bots' own answer times of the presses, seconds (read after they stopped; cogs/timings.py)."""
+        """The bots' own answer times of the presses, seconds (read after they stopped; cogs/transport/timings.py)."""
         times: list[float] = []
         for shard in range(self.args.processes):
             with contextlib.suppress(OSError, ValueError):
@@ -284,7 +284,7 @@ class Bench:
             "AI_WORKERS": "0",
             "LOG_LEVEL": self.args.log_level,
             "TABLE_PICTURES": self.args.pictures,
-            "BALOOT_PRESS_TIMINGS": str(self.timings_file(shard)),  # cogs/timings.py
+            "BALOOT_PRESS_TIMINGS": str(self.timings_file(shard)),  # cogs/transport/timings.py
         }
         if self.args.processes > 1:
             env |= {"SHARD_COUNT": str(self.args.processes), "SHARD_IDS": str(shard)}
@@ -403,7 +403,7 @@ class Bench:
             raise RuntimeError(f"table {table.index}: start refused: {started.rejected} "
                                f"{[m.content for m in started.messages]}; create/join replies: {replies}")
         # The first deal sends each player their hand in a DM: that belongs to setting the table up. The
-        # bot sends them within Discord's global limit (cogs/pacing.py): about 9 bot-token calls a table,
+        # bot sends them within Discord's global limit (cogs/transport/pacing.py): about 9 bot-token calls a table,
         # so N tables starting at once wait up to N * 9 / 45 s for the last DM.
         paced = max(CLICK_TIMEOUT, 1.5 * self.n * 9 / 45)
         await self.env.wait_for(lambda: len(table.dm_seats) == 4, paced)
@@ -637,7 +637,7 @@ async def run_one(n: int, args: argparse.Namespace) -> dict[str, Any]:
                                               if " ERROR " in line or "Traceback" in line][:10]
                 await bot.stop(grace=5.0)
                 for line in bot.output.splitlines():
-                    if "lean HTTP client:" in line:  # cogs/lean_http.py: its requests and connections
+                    if "lean HTTP client:" in line:  # cogs/transport/lean_http.py: its requests and connections
                         print(f"N={n}: {line.split(' baloot.discord: ', 1)[-1]}")
             bot_side = bench.bot_side_presses()
             figures["bot_side_p50_ms"] = 1000 * percentile(bot_side, 0.50)

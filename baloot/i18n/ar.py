@@ -121,6 +121,7 @@ _TABLE: Final = {
     "table.phase.1": "الدبل",
     "table.phase.2": "اللعب",
     "table.phase.3": "انتهت الجولة",
+    "picture.winners": "الفائزان",  # the table picture at the match's end (issue 27): the two winners
     "table.phase_line": "{phase}",
     "result.title": "نتيجة الجولة {n}",
     "result.card_points": "نقاط الأوراق",

@@ -129,6 +129,7 @@ _TABLE: Final = {
     "table.phase.1": "Doubling",
     "table.phase.2": "Playing",
     "table.phase.3": "Hand over",
+    "picture.winners": "Winners",  # the table picture at the match's end (issue 27): the winning team
     "table.phase_line": "{phase}",
     # The end of a hand (R7).
     "result.title": "Hand {n} result",
@@ -197,7 +198,7 @@ _TABLE: Final = {
 }
 
 _ERRORS: Final = {
-    # The engine's errors (baloot/hand.py, bidding.py, play.py, match.py).
+    # The engine's errors (baloot/engine/hand.py, bidding.py, play.py, match.py).
     "error.generic": "That is not allowed right now.",
     "error.bad_input": "That is not a valid action.",
     "error.bad_record": "That game record is not valid.",

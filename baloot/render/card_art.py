@@ -32,6 +32,8 @@ AnyFont: TypeAlias = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 RED: Final[RGB] = (200, 30, 40)
 BLACK: Final[RGB] = (25, 25, 30)
+BLUE: Final[RGB] = (25, 90, 200)  # diamonds in the four-colour deck (issue 27)
+GREEN: Final[RGB] = (20, 130, 55)  # clubs in the four-colour deck
 CARD_BG: Final[RGB] = (252, 250, 244)
 CARD_EDGE: Final[RGB] = (120, 120, 120)
 RANK_LABELS: Final = ("7", "8", "9", "10", "J", "Q", "K", "A")  # rank index 0..7 (R1: 7 8 9 T J Q K A)
@@ -46,8 +48,11 @@ FONT_DIRS: Final = (
 )
 
 
-def suit_color(suit: int) -> RGB:
-    """Hearts and diamonds red, spades and clubs black (suits ``S H D C`` = 0..3)."""
+def suit_color(suit: int, four: bool = False) -> RGB:
+    """Hearts and diamonds red, spades and clubs black (suits ``S H D C`` = 0..3); with ``four`` (the four-colour
+    deck, ``CARD_COLORS=4``) diamonds blue and clubs green, so that no two suits share a colour."""
+    if four:
+        return (BLACK, RED, BLUE, GREEN)[suit]
     return RED if suit in (1, 2) else BLACK
 
 
@@ -158,12 +163,32 @@ def draw_card_face(index: int, width: int) -> Image.Image:
     return image
 
 
-def card_emoji_png(card: Card, size: int = 128) -> bytes:
-    """The card as a ``size`` square PNG (transparent around it), for an application emoji."""
+def draw_emoji_face(index: int, size: int, four: bool = False) -> Image.Image:
+    """Card ``index`` for a button's emoji, which Discord shows about 22 px tall (issue 27): a square card with
+    the rank in its upper half and the suit filling its lower half, so that the suit reads at that size as well
+    as the rank (the full face's pips are 6 px there); ``four``: the four-colour deck (:func:`suit_color`)."""
+    card = ALL_CARDS[index]
+    width = round(size * 0.86)
+    big = Image.new("RGBA", (size * SCALE, size * SCALE), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    left = (size - width) * SCALE // 2
+    w, h = width * SCALE, size * SCALE
+    draw.rounded_rectangle((left, 0, left + w - 1, h - 1), radius=w * 0.12, fill=CARD_BG, outline=CARD_EDGE,
+                           width=max(SCALE, w // 32))
+    pip = h * 0.5
+    draw_suit(draw, card.suit, left + (w - pip) / 2, h * 0.47, pip, suit_color(card.suit, four))
+    image = big.resize((size, size), Image.Resampling.LANCZOS)
+    label = RANK_LABELS[card.rank]
+    f = font(round(size * (0.5 if len(label) == 1 else 0.42)), bold=True)
+    ImageDraw.Draw(image).text((size / 2, size * 0.26), label, fill=suit_color(card.suit, four), font=f, anchor="mm")
+    return image
+
+
+def card_emoji_png(card: Card, size: int = 128, four: bool = False) -> bytes:
+    """The card as a ``size`` square PNG (transparent around it), for an application emoji
+    (:func:`draw_emoji_face`; ``four``: the four-colour deck)."""
     with DRAWING:
-        face = draw_card_face(card.index, round(size / 1.4))  # once per emoji, so not kept
-    canvas = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-    canvas.alpha_composite(face, ((size - face.width) // 2, (size - face.height) // 2))
+        canvas = draw_emoji_face(card.index, size, four)  # once per emoji, so not kept
     out = io.BytesIO()
     canvas.save(out, format="PNG", optimize=True)
     return out.getvalue()

@@ -47,7 +47,8 @@ from ..engine.cards import SUIT_SYMBOLS
 from ..engine.hand import Phase
 from ..engine.view import PublicView, TrickView
 from ..i18n import resolve_locale, t
-from .card_art import DRAWING, RGB, AnyFont, card_face, font, has_raqm, suit_image
+from .card_art import DRAWING, RGB, AnyFont, card_face, font, suit_image
+from .emoji_text import Run, emoji_image, is_rtl, split_runs
 from .model import NAME_LIMIT, Payload, TableInfo
 from .text import action_text, level_text
 
@@ -68,10 +69,14 @@ WHITE: Final[RGB] = (245, 245, 240)
 MUTED: Final[RGB] = (175, 200, 185)
 PANEL: Final[RGB] = (12, 52, 36)
 
+# Issue 27: Discord shows the picture about 400 px wide, half its size: every text is at least MIN_TEXT pixels
+# here (10 on screen), names and numbers larger; a name too long shrinks down to MIN_TEXT, then is cut.
+MIN_TEXT: Final = 20
+NAME_TEXT: Final = 28
 # centre of each seat's name plate and of its card in the trick, by position (0 bottom, 1 right, 2 top, 3 left)
-PLATES: Final = ((400, 412), (695, 225), (400, 38), (105, 225))
-TRICK_SPOTS: Final = ((400, 302), (492, 225), (400, 148), (308, 225))
-PLATE_SIZE: Final = (200, 54)
+PLATES: Final = ((400, 404), (664, 225), (400, 46), (136, 225))
+TRICK_SPOTS: Final = ((400, 302), (482, 225), (400, 148), (318, 225))
+PLATE_SIZES: Final = ((290, 78), (256, 78), (290, 78), (256, 78))  # by position
 RING: Final = 4  # the trick winner's ring, around the card
 UP_SPOT: Final = (400, 225)
 # Tiles kept (compressed, 1-3 KB each): at a table every seat's plate has a turn and a waiting version,
@@ -128,7 +133,8 @@ class PictureState:
     trick_winner: int | None  # set when the trick shown is complete
     score: tuple[int, int]
     hand_score: tuple[int, int] | None
-    team_labels: tuple[str, str]
+    team_labels: tuple[tuple[str, ...], tuple[str, ...]]  # each team's names (the channel), or Us / Them
+    winner: int | None = None  # the team that won the match (R8), on the match's last picture
 
 
 def _trick_shown(view: PublicView) -> TrickView | None:
@@ -139,29 +145,19 @@ def _trick_shown(view: PublicView) -> TrickView | None:
     return view.tricks[-1] if view.tricks else None
 
 
-def _isolate(text: str) -> str:
-    """``text`` as an isolated bidi run (FSI … PDI) where the layout engine understands isolates."""
-    return f"\u2068{text}\u2069" if has_raqm() else text
-
-
-def _pair(a: str, b: str, locale: str) -> str:
-    """Two names of a team, each isolated, joined the locale's way (``a & b``, ``a وb``) when RTL is shaped."""
-    if not has_raqm():
-        return f"{a} & {b}"
-    return t("team.pair", locale, a=_isolate(a), b=_isolate(b))
-
-
 def picture_state(
     info: TableInfo,
     view: PublicView,
     viewer: int | None = None,
     locale: str | None = None,
     score: tuple[int, int] | None = None,
+    winner: int | None = None,
 ) -> PictureState:
     """The facts of ``view`` the picture shows, from ``viewer``'s seat (None: the channel, seat 0 below).
 
     ``score`` is the match score to show (default: the view's, with this
-    hand's points once it is scored).
+    hand's points once it is scored); ``winner`` the team that won the match
+    (R8) when this is its last hand.
     """
     if viewer is not None and viewer not in range(4):
         raise ValueError(f"viewer seat {viewer!r} is not 0..3")
@@ -186,10 +182,10 @@ def picture_state(
             suits[seat] = bid.suit
         subtitles[seat] = " · ".join(parts)
     trick = _trick_shown(view)
-    if viewer is None:
-        labels = tuple(_pair(names[team], names[team + 2], loc) for team in (0, 1))
+    if viewer is None:  # each name on its own line: a partner is never cut off (issue 27)
+        labels: tuple[tuple[str, ...], ...] = tuple((names[team], names[team + 2]) for team in (0, 1))
     else:
-        labels = tuple(t("team.us" if viewer & 1 == team else "team.them", loc) for team in (0, 1))
+        labels = tuple((t("team.us" if viewer & 1 == team else "team.them", loc),) for team in (0, 1))
     return PictureState(
         locale=loc,
         bottom=0 if viewer is None else viewer,
@@ -210,6 +206,7 @@ def picture_state(
         score=score if score is not None else _score_after(view),
         hand_score=view.hand_score,
         team_labels=(labels[0], labels[1]),
+        winner=winner if winner in (0, 1) else None,
     )
 
 
@@ -314,11 +311,73 @@ def _position(state: PictureState, seat: int) -> int:
 
 
 PAD: Final = 5  # room around a plate for the turn's glow
+RUN_GAP: Final = 0.25  # between a name's letters and its emoji, in ems
 
 
-def _plate(name: str, subtitle: str, suit: int | None, turn: bool, away: bool) -> Image.Image:
+@lru_cache(maxsize=TEXTS)
+def _fitted(text: str, size: int, bold: bool, width: float) -> tuple[AnyFont, tuple[Run, ...], float]:
+    """``text`` fitted to ``width``: at ``size`` if it fits, else at a smaller size down to :data:`MIN_TEXT` (bold,
+    then regular: narrower), else cut there (its emoji left out first); with its runs (:mod:`.emoji_text`) and
+    drawn width."""
+    for weight in (bold, False) if bold else (False,):
+        runs = split_runs(text, font(size, bold=weight))  # which font draws what: the same at every size
+        step = size if weight == bold else min(size, MIN_TEXT + 2)
+        while step >= MIN_TEXT:
+            f = font(step, bold=weight)
+            drawn = _runs_width(runs, f, step)
+            if drawn <= width:
+                return f, runs, drawn
+            step = min(step - 1, max(MIN_TEXT, math.floor(step * width / drawn)))  # width goes with size: jump
+    f = font(MIN_TEXT)
+    letters = " ".join("".join(part for emoji, part in split_runs(text, f) if not emoji).split())
+    cut = _layout(letters, f, width, None)[0]
+    runs = ((False, cut),) if cut else ()
+    return f, runs, _runs_width(runs, f, MIN_TEXT)
+
+
+def _emoji_height(size: int) -> int:
+    return round(size * 1.05)
+
+
+def _runs_width(runs: tuple[Run, ...], f: AnyFont, size: int) -> float:
+    widths = [_run_width(run, f, size) for run in runs]
+    return sum(widths) + RUN_GAP * size * max(0, len(widths) - 1)
+
+
+def _run_width(run: Run, f: AnyFont, size: int) -> float:
+    emoji, part = run
+    if emoji:
+        image = emoji_image(part, _emoji_height(size))
+        return 0.0 if image is None else float(image.width)
+    left, _top, right, _bottom = _layout(part.strip(), f, None, None)[1]
+    return float(right - left)
+
+
+def _line(image: Image.Image, centre: tuple[float, float], text: str, size: int, fill: RGB, width: float,
+          bold: bool = False, rtl: bool = False) -> float:
+    """Draw user text or a label centred on ``centre``, fitted to ``width`` (:func:`_fitted`), its emoji in colour
+    (:mod:`.emoji_text`; a right-to-left text's runs go right to left); returns the drawn width."""
+    f, runs, drawn = _fitted(text, size, bold, width)
+    draw = ImageDraw.Draw(image)
+    if len(runs) == 1 and not runs[0][0]:
+        return _text(draw, centre, runs[0][1].strip(), f, fill, rtl=rtl)
+    step = round(f.size) if isinstance(f, ImageFont.FreeTypeFont) else size
+    x = centre[0] - drawn / 2
+    for run in (reversed(runs) if rtl or is_rtl(text) else runs):
+        run_width = _run_width(run, f, step)
+        emoji, part = run
+        picture = emoji_image(part, _emoji_height(step)) if emoji else None
+        if picture is not None:
+            image.alpha_composite(picture, (round(x), round(centre[1] - picture.height / 2)))
+        elif not emoji:
+            _text(draw, (x + run_width / 2, centre[1]), part.strip(), f, fill, rtl=rtl)
+        x += run_width + RUN_GAP * step
+    return drawn
+
+
+def _plate(name: str, subtitle: str, suit: int | None, turn: bool, away: bool, size: tuple[int, int]) -> Image.Image:
     """A seat's name plate: gold when it is the seat's turn (kept as a tile: :func:`_plate_tile`)."""
-    w, h = PLATE_SIZE
+    w, h = size
     image = Image.new("RGBA", (w + 2 * PAD, h + 2 * PAD), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     box = (PAD, PAD, PAD + w - 1, PAD + h - 1)
@@ -329,59 +388,92 @@ def _plate(name: str, subtitle: str, suit: int | None, turn: bool, away: bool) -
     cx, cy = PAD + w / 2, PAD + h / 2
     name_color = TURN_TEXT if turn else (MUTED if away else WHITE)
     sub_color = TURN_TEXT if turn else MUTED
-    _text(draw, (cx, cy - 9 if subtitle else cy), name, font(19, bold=True), name_color, width=w - 16)
+    _line(image, (cx, cy - 14 if subtitle else cy), name, NAME_TEXT, name_color, w - 16, bold=True)
     if subtitle:
-        pip = 15 if suit is not None else 0
-        drawn = _text(draw, (cx - pip / 2, cy + 14), subtitle, font(14), sub_color, width=w - 20 - pip)
+        pip = 22 if suit is not None else 0
+        drawn = _line(image, (cx - pip / 2, cy + 19), subtitle, 23, sub_color, w - 22 - pip)
         if suit is not None:
             image.alpha_composite(
                 suit_image(suit, pip, (255, 255, 255) if suit in (0, 3) and not turn else None),
-                (round(cx - pip / 2 + drawn / 2 + 3), round(cy + 14 - pip / 2)),
+                (round(cx - pip / 2 + drawn / 2 + 4), round(cy + 19 - pip / 2)),
             )
     return image
 
 
-def _panel(size: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+def _panel(size: tuple[int, int], edge: RGB = PLATE_EDGE) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     image = Image.new("RGBA", size, (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=10, fill=PANEL, outline=PLATE_EDGE, width=2)
+    draw.rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=10, fill=PANEL, outline=edge,
+                           width=2 if edge == PLATE_EDGE else 4)
     return image, draw
 
 
-PANEL_SIZE: Final = (210, 104)
+PANEL_SIZE: Final = (240, 150)
 
 
 def _contract_panel(locale: str, phase: int, contract: str | None, trump: int | None, level: int, locked: bool,
-                    bidding: bool) -> Image.Image:
-    """Top left: the phase, the contract with its trump, the level and the lock (R3, R4)."""
-    image, draw = _panel(PANEL_SIZE)
-    cx = PANEL_SIZE[0] / 2
-    _text(draw, (cx, 20), t(f"table.phase.{phase}", locale), font(15), MUTED, width=196)
-    if contract is not None:
-        word = t(f"contract.{contract}", locale) if contract in ("sun", "hokum") else contract
-        pip = 26 if trump is not None else 0
-        drawn = _text(draw, (cx - pip / 2, 49), word, font(24, bold=True), WHITE, width=190 - pip)
-        if trump is not None:
-            fill = (255, 255, 255) if trump in (0, 3) else (240, 70, 70)
-            image.alpha_composite(suit_image(trump, pip, fill), (round(cx - pip / 2 + drawn / 2 + 5), 36))
-        detail = level_text(level, locale) if level > 1 else ""
-        if locked:
-            detail = f"{detail} · {t('play.locked', locale)}" if detail else t("play.locked", locale)
-        _text(draw, (cx, 82), detail, font(16, bold=level > 1), TURN if level > 1 else MUTED, width=196)
-    elif bidding:
-        _text(draw, (cx, 54), t("table.up_card", locale), font(17), WHITE, width=196)
+                    bidding: bool, winners: tuple[str, ...] | None = None) -> Image.Image:
+    """Top left: the phase, the contract with its trump, the level and the lock (R3, R4); at the match's end its
+    winners instead (R8)."""
+    if winners is not None:
+        return _winner_panel(locale, winners)
+    image = _panel(PANEL_SIZE)[0]
+    cx, inner = PANEL_SIZE[0] / 2, PANEL_SIZE[0] - 20
+    if contract is None:  # bidding (the up card lies in the middle) or thrown in
+        _line(image, (cx, PANEL_SIZE[1] / 2), t(f"table.phase.{phase}", locale), 30, WHITE, inner, bold=True)
+        return image
+    _line(image, (cx, 26), t(f"table.phase.{phase}", locale), 22, MUTED, inner)
+    word = t(f"contract.{contract}", locale) if contract in ("sun", "hokum") else contract
+    pip = 34 if trump is not None else 0
+    drawn = _line(image, (cx - pip / 2, 72), word, 36, WHITE, inner - pip - 6, bold=True)
+    if trump is not None:
+        fill = (255, 255, 255) if trump in (0, 3) else (240, 70, 70)
+        image.alpha_composite(suit_image(trump, pip, fill), (round(cx - pip / 2 + drawn / 2 + 6), 72 - pip // 2))
+    detail = level_text(level, locale) if level > 1 else ""
+    if locked:
+        detail = f"{detail} · {t('play.locked', locale)}" if detail else t("play.locked", locale)
+    _line(image, (cx, 120), detail, 24, TURN if level > 1 else MUTED, inner, bold=level > 1)
     return image
 
 
-def _score_panel(locale: str, labels: tuple[str, str], bold: bool, scores: tuple[str, str]) -> Image.Image:
-    """Top right: the match score (R8) per team, Us/Them in a seat's view, with this hand's points at its end."""
+def _winner_panel(locale: str, winners: tuple[str, ...]) -> Image.Image:
+    """The match's winners (R8): their names, or Us / Them in a seat's view, in gold."""
+    image = _panel(PANEL_SIZE, TURN)[0]
+    cx, inner = PANEL_SIZE[0] / 2, PANEL_SIZE[0] - 24
+    _line(image, (cx, 28), t("picture.winners", locale), 24, MUTED, inner)
+    if len(winners) == 1:
+        _line(image, (cx, 90), winners[0], 40, TURN, inner, bold=True)
+    else:
+        for row, name in enumerate(winners):
+            _line(image, (cx, 74 + row * 38), name, 28, TURN, inner, bold=True)
+    return image
+
+
+SCORE_COLUMN: Final = 62  # the score's column in the score panel, beside the names
+
+
+def _score_panel(locale: str, labels: tuple[tuple[str, ...], tuple[str, ...]], bold: bool,
+                 scores: tuple[int, int], added: tuple[int, int] | None) -> Image.Image:
+    """Top right: the match score (R8) per team, its names one per line (Us/Them in a seat's view), with this
+    hand's points under the score at its end; mirrored in Arabic (the names on the right)."""
     image, draw = _panel(PANEL_SIZE)
-    cx = PANEL_SIZE[0] / 2
-    _text(draw, (cx, 16), t("table.match_score", locale), font(14), MUTED, width=196)
+    w, h = PANEL_SIZE
+    rtl = locale == "ar"
+    names_x = (w - 10 - (w - 20 - SCORE_COLUMN) / 2) if rtl else (10 + (w - 20 - SCORE_COLUMN) / 2)
+    score_x = (10 + SCORE_COLUMN / 2) if rtl else (w - 10 - SCORE_COLUMN / 2)
+    names_width = w - 24 - SCORE_COLUMN
+    draw.line((12, h / 2, w - 13, h / 2), fill=PLATE_EDGE, width=1)
     for row in range(2):
-        y = 44 + row * 32
-        _text(draw, (64, y), labels[row], font(16, bold=bold), WHITE, width=112, rtl=locale == "ar")
-        _text(draw, (PANEL_SIZE[0] - 48, y), scores[row], font(18, bold=True), TURN, width=88)
+        middle = h / 4 + row * h / 2
+        lines = labels[row]
+        for i, name in enumerate(lines):
+            y = middle + (i - (len(lines) - 1) / 2) * 30
+            _line(image, (names_x, y), name, 30 if bold else 23, WHITE, names_width, bold=bold)
+        if added is None:
+            _line(image, (score_x, middle), str(scores[row]), 32, TURN, SCORE_COLUMN, bold=True)
+        else:
+            _line(image, (score_x, middle - 13), str(scores[row]), 30, TURN, SCORE_COLUMN, bold=True)
+            _line(image, (score_x, middle + 18), f"+{added[row]}", MIN_TEXT + 1, MUTED, SCORE_COLUMN)
     return image
 
 
@@ -398,33 +490,36 @@ def _background() -> Image.Image:
     return image
 
 
-def _contract_args(state: PictureState) -> tuple[str, int, str | None, int | None, int, bool, bool]:
+def _contract_args(
+    state: PictureState,
+) -> tuple[str, int, str | None, int | None, int, bool, bool, tuple[str, ...] | None]:
+    winners = None if state.winner is None else state.team_labels[state.winner]
     return (state.locale, state.phase, state.contract, state.trump, state.level, state.locked,
-            state.up_card is not None)
+            state.up_card is not None, winners)
 
 
-def _score_args(state: PictureState) -> tuple[str, tuple[str, str], bool, tuple[str, str]]:
-    order = _team_order(state)
-    scores = tuple(
-        str(state.score[team]) + ("" if state.hand_score is None else f" (+{state.hand_score[team]})") for team in order
-    )
-    labels = (state.team_labels[order[0]], state.team_labels[order[1]])
-    return state.locale, labels, state.us_them, (scores[0], scores[1])
+def _score_args(
+    state: PictureState,
+) -> tuple[str, tuple[tuple[str, ...], tuple[str, ...]], bool, tuple[int, int], tuple[int, int] | None]:
+    first, second = _team_order(state)
+    added = None if state.hand_score is None else (state.hand_score[first], state.hand_score[second])
+    return (state.locale, (state.team_labels[first], state.team_labels[second]), state.us_them,
+            (state.score[first], state.score[second]), added)
 
 
-def _plate_args(state: PictureState, seat: int) -> tuple[str, str, int | None, bool, bool]:
+def _plate_args(state: PictureState, seat: int) -> tuple[str, str, int | None, bool, bool, tuple[int, int]]:
     return (state.names[seat], state.subtitles[seat], state.subtitle_suits[seat], state.to_move == seat,
-            state.away[seat])
+            state.away[seat], PLATE_SIZES[_position(state, seat)])
 
 
 CONTRACT_AT: Final = (8, 8)
 SCORE_AT: Final = (WIDTH - 8 - PANEL_SIZE[0], 8)
-PLATE_TILE: Final = (PLATE_SIZE[0] + 2 * PAD, PLATE_SIZE[1] + 2 * PAD)
 
 
 def _plate_at(position: int) -> tuple[int, int]:
     cx, cy = PLATES[position]
-    return cx - PLATE_TILE[0] // 2, cy - PLATE_TILE[1] // 2
+    w, h = PLATE_SIZES[position]
+    return cx - (w + 2 * PAD) // 2, cy - (h + 2 * PAD) // 2
 
 
 def _draw(state: PictureState) -> Image.Image:
@@ -493,8 +588,9 @@ def _score_tile(*args: object) -> Tile:
 
 
 @lru_cache(maxsize=PLATE_TILES)
-def _plate_tile(name: str, subtitle: str, suit: int | None, turn: bool, away: bool, position: int) -> Tile:
-    return _sprite_tile(_plate(name, subtitle, suit, turn, away), _plate_at(position))
+def _plate_tile(name: str, subtitle: str, suit: int | None, turn: bool, away: bool, size: tuple[int, int],
+                position: int) -> Tile:
+    return _sprite_tile(_plate(name, subtitle, suit, turn, away, size), _plate_at(position))
 
 
 def _ring(state: PictureState, seat: int) -> RGB | None:
@@ -528,11 +624,13 @@ def _compose(state: PictureState) -> Image.Image:
 
 def _sample(phase: int, contract: str | None, trump: int | None, level: int, trick: tuple[tuple[int, int], ...],
             up_card: int | None, winner: int | None) -> PictureState:
+    names = ("Ali 😀", "Omar 🔥", "Saad 💙", "Faisal 🌙")  # emoji colours in the palette too (issue 27)
     return PictureState(
-        locale="en", bottom=0, us_them=False, names=("Ali", "Omar", "Saad", "Faisal"), away=(False, True, False, False),
+        locale="en", bottom=0, us_them=False, names=names, away=(False, True, False, False),
         subtitles=("Dealer", "Hokum", "", "Pass"), subtitle_suits=(None, 1, None, None), phase=phase, to_move=2,
         contract=contract, trump=trump, level=level, locked=level > 1, up_card=up_card, trick=trick,
-        trick_winner=winner, score=(10, 120), hand_score=(3, 16), team_labels=("Ali & Saad", "Omar & Faisal"),
+        trick_winner=winner, score=(10, 120), hand_score=(3, 16), team_labels=((names[0], names[2]),
+                                                                              (names[1], names[3])),
     )
 
 
@@ -616,7 +714,7 @@ def clear_cache(*, sprites: bool = False) -> None:
         _cache.clear()
     if sprites:
         for cached in (_contract_tile, _score_tile, _plate_tile, _card_tile, _background_tile, _background,
-                       _layout, _glyphs, card_face, suit_image):
+                       _layout, _glyphs, _fitted, split_runs, emoji_image, card_face, suit_image):
             cached.cache_clear()
 
 
@@ -626,15 +724,17 @@ def table_picture(
     viewer: int | None = None,
     locale: str | None = None,
     score: tuple[int, int] | None = None,
+    winner: int | None = None,
 ) -> bytes:
-    """The table as a PNG (:data:`WIDTH` × :data:`HEIGHT`) from ``viewer``'s seat; see :func:`picture_state`.
+    """The table as a PNG (:data:`WIDTH` × :data:`HEIGHT`) from ``viewer``'s seat; see :func:`picture_state`
+    (``winner``: the team that won the match, on its last hand's picture).
 
     Takes a :class:`PublicView` — also for a seat's own picture — so it can
     never draw a card that is still hidden in a hand.
     """
     if not isinstance(view, PublicView):
         raise TypeError("table_picture takes the hand's PublicView (never a seat's view)")
-    return draw_picture(picture_state(info, view, viewer, locale, score))
+    return draw_picture(picture_state(info, view, viewer, locale, score, winner))
 
 
 def with_picture(payload: Payload, png: bytes) -> Payload:

@@ -79,21 +79,23 @@ def thrown_in_before(sheet: MatchSummary, index: int) -> int:
     return count
 
 
-def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: int, locale: str) -> dict[str, Any]:
-    """The state of hand ``index`` from its public view: seats, bids, contract, doubling, projects, tricks, turn."""
-    # issue 10: whose turn it is and who holds the trick come first, where the eye lands.
-    description = [line for line in (turn_line(view, info, locale), winning_line(view, info, locale)) if line]
-    folded = thrown_in_before(sheet, index)
-    if folded:
-        description.append(t("table.folded", locale, hands=count("hands", folded, locale)))
-    description.append(t(f"table.phase.{int(view.phase)}", locale))
-    if view.outcome == Outcome.THROWN_IN:
-        description.append(t("table.thrown_in", locale))
-    elif view.outcome == Outcome.ANNULLED:
-        description.append(t("table.annulled", locale, name=seat_name(info, view.bids[-1].seat, locale)))
-    notice = notice_text(info.notice, info, locale)
-    if notice is not None:
-        description.append(notice)
+def _one_line(text: str | None, locale: str) -> str | None:
+    """A field's lines joined on one line (``Ali: Pass · Omar: Hokum ♥``): a compact field beside the picture."""
+    return None if text is None else " · ".join(line for line in text.split("\n") if line)
+
+
+def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: int, locale: str,
+                pictured: bool = False) -> dict[str, Any]:
+    """The state of hand ``index`` from its public view: seats, bids, contract, doubling, projects, tricks, turn.
+
+    ``pictured``: the table's picture is shown with it (issue 27 item 8), so the text keeps only what the
+    picture cannot carry (the turn's deadline, who holds the trick, the bids in order, the doubling chain,
+    projects and Baloot, tricks and card points, the target) and, for a screen reader, the contract, the trick
+    and the score, each on one line; the teams, the dealer, the up card, the phase and the last trick, which
+    the picture shows, are left to it."""
+    if pictured:
+        return _pictured_embed(info, view, sheet, index, locale)
+    description = _description(info, view, sheet, index, locale, phase=True)
     last = last_trick(view)
     fields = [
         _field(t("table.teams", locale), teams_text(info, locale)),
@@ -125,6 +127,54 @@ def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: i
     }
 
 
+def _description(info: TableInfo, view: PublicView, sheet: MatchSummary, index: int, locale: str,
+                 phase: bool) -> list[str]:
+    """The turn and who holds the trick first (issue 10), the deals folded in, how the hand ended, the notice."""
+    description = [line for line in (turn_line(view, info, locale), winning_line(view, info, locale)) if line]
+    folded = thrown_in_before(sheet, index)
+    if folded:
+        description.append(t("table.folded", locale, hands=count("hands", folded, locale)))
+    if phase:
+        description.append(t(f"table.phase.{int(view.phase)}", locale))
+    if view.outcome == Outcome.THROWN_IN:
+        description.append(t("table.thrown_in", locale))
+    elif view.outcome == Outcome.ANNULLED:
+        description.append(t("table.annulled", locale, name=seat_name(info, view.bids[-1].seat, locale)))
+    notice = notice_text(info.notice, info, locale)
+    if notice is not None:
+        description.append(notice)
+    return description
+
+
+def _pictured_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: int,
+                    locale: str) -> dict[str, Any]:
+    """:func:`table_embed` beside the picture: about ten lines instead of forty."""
+    trick = view.current_trick if view.current_trick is not None and view.current_trick.cards else None
+    score = _one_line(pair_lines(info, sheet.score_after(index), locale), locale)
+    fields = [
+        _field(t("table.contract", locale), contract_line(view, info, locale), True),
+        _field(t("table.doubling", locale), _one_line(doubling_line(view, info, locale), locale), True),
+        _field(t("table.bids", locale), _one_line(bid_lines(view, info, locale), locale)
+               if view.phase <= Phase.DOUBLING else None),
+        _field(t("table.projects", locale), project_lines(view, info, locale), True),
+        _field(t("baloot", locale), baloot_line(view, info, locale), True),
+        _field(t("table.current_trick", locale),
+               None if trick is None else _one_line(trick_lines(trick, info, locale), locale)),
+        _field(t("table.tricks", locale), None if view.phase < Phase.PLAYING else _one_line("\n".join(
+            t("table.tricks_line", locale, team=team_label(info, team, locale),
+              tricks=count("tricks", view.tricks_won[team], locale),
+              points=count("points", view.card_points[team], locale)) for team in (0, 1)), locale)),
+        _field(t("table.match_score", locale), f"{score}\n{t('table.target', locale, target=sheet.target)}"),
+    ]
+    return {
+        "title": t("table.title", locale, n=index + 1),
+        "description": clip("\n".join(_description(info, view, sheet, index, locale, phase=False)), DESCRIPTION),
+        "color": PHASE_COLORS[view.phase],
+        "fields": [f for f in fields if f is not None],
+        "footer": {"text": t("table.footer", locale, table=info.table_id)},
+    }
+
+
 def _embed_size(embed: dict[str, Any]) -> int:
     size = len(embed.get("title", "")) + len(embed.get("description", ""))
     size += len(embed.get("footer", {}).get("text", ""))
@@ -132,9 +182,13 @@ def _embed_size(embed: dict[str, Any]) -> int:
 
 
 def render_table(
-    info: TableInfo, view: PublicView, sheet: MatchSummary, locale: str | None = None, index: int | None = None
+    info: TableInfo, view: PublicView, sheet: MatchSummary, locale: str | None = None, index: int | None = None,
+    pictured: bool = False,
 ) -> Payload:
     """The table message of hand ``index`` (default: the match's latest hand), drawn from its public view.
+
+    ``pictured``: the table's picture goes with it, so the running hand's text is the compact one
+    (:func:`table_embed`, issue 27).
 
     ``view`` is the :class:`~baloot.engine.view.PublicView` of that hand (never a
     seat's view: the channel shows only what everyone may know) and ``sheet``
@@ -157,7 +211,7 @@ def render_table(
             "components": my_hand_components(info, loc, result=i, live=info.closed is None),
             "allowed_mentions": NO_MENTIONS,
         }, loc)
-    embeds = [table_embed(info, view, sheet, i, loc)]
+    embeds = [table_embed(info, view, sheet, i, loc, pictured)]
     result = breakdown_embed(info, sheet, i, loc, view)
     if result is not None:
         embeds.append(result)

@@ -281,7 +281,9 @@ class ChannelBoard:
         if shown is None:
             return None
         hand, sheet, info = shown
-        payload = render_table(info, hand.public, sheet, language, index=_order(key))
+        # beside the picture the text keeps what the picture cannot show
+        payload = render_table(info, hand.public, sheet, language, index=_order(key),
+                               pictured=self.picture(state, key) is not None)
         if state.closed and state.closing is None:  # the match is over: its messages keep no "My hand"
             payload["components"] = details_only(payload["components"])
         return payload
@@ -315,7 +317,8 @@ class ChannelBoard:
             return None
         hand, sheet, info = shown
         public, language, score = hand.public, self.runtime.language_of(state), sheet.score_after(_order(key))
-        return lambda: table_picture(info, public, None, language, score)
+        winner = sheet.winner if _order(key) == len(sheet.hands) - 1 else None  # the match's last picture (R8)
+        return lambda: table_picture(info, public, None, language, score, winner)
 
     async def _send(self, state: TableState, board: Board, key: str) -> None:
         payload = self.render(state, key)

@@ -47,6 +47,7 @@ def test_missing_token_is_a_clear_error() -> None:
         ("DATABASE_URL", "mysql://user:pw@host/db"),
         ("TABLE_PICTURES", "maybe"),
         ("HTTP_CLIENT", "curl"),
+        ("CARD_COLORS", "3"),
     ],
 )
 def test_bad_values_name_the_setting_not_the_value(name: str, value: str) -> None:
@@ -57,7 +58,7 @@ def test_bad_values_name_the_setting_not_the_value(name: str, value: str) -> Non
 
 def test_env_example_documents_every_setting() -> None:
     example = (ROOT / ".env.example").read_text(encoding="utf-8")
-    source = (ROOT / "baloot" / "config.py").read_text(encoding="utf-8")
+    source = (ROOT / "cogs" / "settings.py").read_text(encoding="utf-8")
     import re
 
     read = set(re.findall(r'env\.get\("([A-Z_]+)"', source)) | set(re.findall(r'_int\(env, "([A-Z_]+)"', source))
@@ -72,6 +73,12 @@ def test_table_pictures_can_be_limited_or_turned_off() -> None:
     assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "all"}).table_pictures == "all"
     assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "0"}).table_pictures == "off"
     assert "table_pictures='off'" in repr(load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "off"}))
+
+
+def test_card_colors_are_red_and_black_unless_the_four_colour_deck_is_asked_for() -> None:
+    """Issue 27: CARD_COLORS=4 draws the card emojis from the four-colour deck."""
+    assert load_settings({"DISCORD_TOKEN": "t"}).card_colors == 2
+    assert load_settings({"DISCORD_TOKEN": "t", "CARD_COLORS": " 4 "}).card_colors == 4
 
 
 def test_http_client_is_lean_unless_aiohttp_is_asked_for() -> None:

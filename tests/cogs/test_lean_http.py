@@ -373,7 +373,7 @@ async def test_discord_adapter_over_it_retries_429_and_raises_its_own_errors(
     assert server.connections == 1
 
 
-# -- cogs/token_http.py: the press's answer and the view's edit, without discord.py's adapter ------------------
+# -- cogs/transport/token_http.py: the press's answer and the view's edit, without discord.py's adapter ----------------
 
 @pytest.fixture
 def route_base() -> Iterator[Callable[[Server], None]]:

@@ -1,4 +1,4 @@
-"""cogs/wire.py (issue 9): the JSON bodies of the hot paths are what discord.py itself would have sent.
+"""cogs/transport/wire.py (issue 9): the JSON bodies of the hot paths are what discord.py itself would have sent.
 
 The hot paths skip discord.py's View/Embed objects; this checks, over the
 payloads of random matches (table messages in both languages, every seat's
@@ -40,7 +40,7 @@ def discord_py_body(payload: Payload) -> dict[str, Any]:
     return without_defaults(handle_message_parameters(**message_args(payload)).payload or {})
 
 
-def payloads(seed: int) -> list[Payload]:  # private views drawn with the bot's card emojis, as cogs/private.py does
+def payloads(seed: int) -> list[Payload]:  # private views, card emojis as in cogs/presentation/private.py
     """Every table message after each action, and each seat's private view, of one random match's hands."""
     rng = random.Random(seed)
     match = Match(Rules(target=152), first_dealer=seed % 4)

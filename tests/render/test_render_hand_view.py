@@ -188,7 +188,7 @@ def test_shared_fields_drawn_once_give_every_seat_the_same_view_as_drawn_alone()
 
 
 def test_card_buttons_carry_the_emojis_given_and_nothing_else_does() -> None:
-    """Issue 10: the bot's card emojis are drawn into the card buttons (cogs/emojis.py gives them)."""
+    """Issue 10: the bot's card emojis are drawn into the card buttons (cogs/presentation/emojis.py gives them)."""
     rng = random.Random(4)
     hand = Match(Rules()).deal(rng)
     while hand.phase == Phase.BIDDING:  # bidding: pass/Hokum/Sun buttons plus the cards

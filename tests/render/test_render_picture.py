@@ -17,9 +17,10 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from baloot import Hand, Match, Rules
+from baloot.engine.cards import Card
 from baloot.engine.hand import Phase
 from baloot.engine.view import public_view, seat_view
-from baloot.render import TableInfo, card_art, picture
+from baloot.render import TableInfo, card_art, emoji_text, picture
 from baloot.render.picture import (
     HEIGHT,
     PLATES,
@@ -152,11 +153,10 @@ def test_the_score_reads_us_and_them_for_a_seat_and_team_names_for_the_channel()
     hand, _ = next(moments(2))
     view = public_view(hand, (40, 12))
     info = TableInfo("t", ("Ali", "Omar", "Saad", "Faisal"), language="ar")
-    assert picture_state(info, view, 1).team_labels == ("لهم", "لنا")
-    assert picture_state(info, view, 1, locale="en").team_labels == ("Them", "Us")
+    assert picture_state(info, view, 1).team_labels == (("لهم",), ("لنا",))
+    assert picture_state(info, view, 1, locale="en").team_labels == (("Them",), ("Us",))
     channel = picture_state(info, view, None)
-    assert "Ali" in channel.team_labels[0] and "Saad" in channel.team_labels[0]
-    assert "Omar" in channel.team_labels[1] and "Faisal" in channel.team_labels[1]
+    assert channel.team_labels == (("Ali", "Saad"), ("Omar", "Faisal"))  # each name its own line (issue 27)
     assert channel.score == (40, 12)
 
 
@@ -223,16 +223,18 @@ def test_a_bitmap_font_without_unicode_never_crashes(monkeypatch: pytest.MonkeyP
 
 def test_without_raqm_the_basic_layout_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(card_art, "has_raqm", lambda: False)
-    monkeypatch.setattr(picture, "has_raqm", lambda: False)
+    monkeypatch.setattr(emoji_text, "has_raqm", lambda: False)
+    emoji_text.emoji_font.cache_clear()
     card_art.font.cache_clear()
     picture.clear_cache(sprites=True)
     try:
         hand, _ = next(moments(6))
         info = TableInfo("t", NAMES[1], language="ar")
-        assert "\u2068" not in picture_state(info, public_view(hand, hand.match_score)).team_labels[0]
+        assert "\u2068" not in "".join(picture_state(info, public_view(hand, hand.match_score)).team_labels[0])
         assert decode(table_picture(info, public_view(hand, hand.match_score))).size == (WIDTH, HEIGHT)
     finally:
         card_art.font.cache_clear()
+        emoji_text.emoji_font.cache_clear()
         picture.clear_cache(sprites=True)
 
 
@@ -262,6 +264,34 @@ def test_card_emoji_images_are_128_square_pngs() -> None:
 
 
 # -- issue 9: a picture put together from tiles ----------------------------------------------------
+
+def _suit_pixels(png: bytes, size: int = 22) -> dict[tuple[int, int, int], int]:
+    """The card emoji at the size a button shows it: how many pixels of each strong colour (the rank and the suit)."""
+    image = decode(png).convert("RGBA").resize((size, size), Image.Resampling.LANCZOS)
+    counts: dict[tuple[int, int, int], int] = {}
+    data = image.tobytes()
+    for i in range(0, len(data), 4):
+        r, g, b, a = data[i:i + 4]
+        if a > 200 and (max(r, g, b) - min(r, g, b) > 60 or max(r, g, b) < 90):
+            key = (r // 64, g // 64, b // 64)
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def test_a_card_emoji_s_suit_reads_at_button_size() -> None:
+    """Issue 27: at 22 px the suit was a 6 px pip. The suit now fills the lower half: with the rank, about a
+    hundred and more of its 484 pixels are ink (the old faces: 27-48); the four-colour deck gives the four suits
+    four colours."""
+    for card in (Card.parse("AH"), Card.parse("AD"), Card.parse("TS"), Card.parse("7C")):
+        inked = sum(_suit_pixels(card_art.card_emoji_png(card)).values())
+        assert inked >= 64, (card, inked)
+    four = [max(_suit_pixels(card_art.card_emoji_png(Card.parse(f"8{s}"), four=True)).items(),
+                key=lambda kv: kv[1])[0] for s in "SHDC"]
+    assert len(set(four)) == 4, four
+    two = [max(_suit_pixels(card_art.card_emoji_png(Card.parse(f"8{s}"))).items(), key=lambda kv: kv[1])[0]
+           for s in "HD"]
+    assert two[0] == two[1]  # red and black: hearts and diamonds share red, as on a printed deck
+
 
 def _reference(state: picture.PictureState) -> bytes:
     """The picture as it was drawn before tiles: whole, in RGBA, then mapped to the palette."""
@@ -293,7 +323,8 @@ def test_no_two_elements_of_the_picture_overlap() -> None:
         return at[0], at[1], at[0] + size[0], at[1] + size[1]
 
     boxes = [box(picture.CONTRACT_AT, picture.PANEL_SIZE), box(picture.SCORE_AT, picture.PANEL_SIZE)]
-    boxes += [box(picture._plate_at(position), picture.PLATE_TILE) for position in range(4)]
+    boxes += [box(picture._plate_at(position), (w + 2 * picture.PAD, h + 2 * picture.PAD))
+              for position, (w, h) in enumerate(picture.PLATE_SIZES)]
     face = card_art.card_face(0, picture.TRICK_CARD)
     for spot in TRICK_SPOTS:
         x, y = picture._card_at(face, spot)
