@@ -45,6 +45,7 @@ from .presentation.runtime import Runtime, runtime_of
 from .replies import (
     BadInput,
     NotYourHand,
+    SlowNotice,
     answered,
     in_time,
     join_notice,
@@ -84,6 +85,7 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
     user_id = interaction.user.id
     viewer = None
     shown: Shown | None = None
+    slow = SlowNotice(interaction, locale)
     try:
         table_id = parse_id(action_id.table_id)
         mine = runtime.service.table_of_user(user_id)
@@ -101,7 +103,9 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
             runtime.service.act(table_id, user_id, action_id.action, action_id.version),
             ephemeral=True,
             update=True,
+            slow=slow,
         )
+        await slow.applied()  # stored: a "saving is delayed" notice says the move was applied
         if result.hand is not None:
             payload, shown = hand_payload(runtime, result.hand, locale)
         else:  # the match is over: the final view, without buttons
@@ -111,11 +115,14 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
         await update(interaction, payload)
     except TableElsewhere as exc:
         shown = None
-        if not await forward_press(runtime, interaction, action_id, exc):
+        if await forward_press(runtime, interaction, action_id, exc):
+            await slow.withdraw()
+        elif not await slow.refused(exc):
             await reply_error(interaction, exc)
     except Exception as exc:
         shown = None
-        await reply_error(interaction, exc)
+        if not await slow.refused(exc):  # a "saving is delayed" notice says it was refused
+            await reply_error(interaction, exc)
     finally:
         if viewer is not None:
             runtime.private.end(viewer, interaction if shown is not None else None, shown)

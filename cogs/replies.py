@@ -2,6 +2,10 @@
 
 Every interaction gets its first response within Discord's 3 s:
 :func:`in_time` defers when the work is not done after :data:`DEFER_AFTER`.
+A press deferred that way shows the player nothing until its answer, so a
+press still not saved after :data:`SLOW_AFTER` is told so privately
+(:class:`SlowNotice`, issue 27 item 10), and that message then says whether
+the move was applied or refused.
 Every failure is answered by one path, :func:`reply_error` (issue 14): a
 short ephemeral message in the user's locale saying what happened and that
 nothing changed — a refusal (a :class:`~baloot.engine.errors.BalootError`), a
@@ -35,13 +39,16 @@ from baloot.tables import StorageUnavailable, TableInfo
 from .presentation.runtime import Runtime, runtime_of
 from .refusals import pointed_refusal
 from .transport.payloads import message_args, send_args
-from .transport.wire import answer_message, answer_update, defer_update
+from .transport.wire import ResponseToken, answer_message, answer_update, defer_update, delete_followup, edit_followup
 
 log = logging.getLogger("baloot.discord")
 T = TypeVar("T")
 
 DEFER_AFTER: Final = 2.0
 """Seconds of work after which an interaction is deferred (Discord wants an answer within 3 s)."""
+
+SLOW_AFTER: Final = 4.0
+"""Seconds after which a press whose work is still running is told privately that saving is delayed."""
 
 ID_MAX: Final = 2**63 - 1
 """The largest id storage holds (a signed 64-bit integer, as SQLite and PostgreSQL's bigint)."""
@@ -119,10 +126,14 @@ def is_admin(interaction: discord.Interaction) -> bool:
     return perms.administrator or perms.manage_guild
 
 
-async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool, update: bool = False) -> T:
+async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool, update: bool = False,
+                  slow: SlowNotice | None = None) -> T:
     """Await ``work``; if it takes longer than :data:`DEFER_AFTER`, defer the interaction first.
 
     ``update``: a button press whose answer edits its own message (a deferred update).
+    ``slow``: if the work takes longer than :data:`SLOW_AFTER`, post that notice privately (once
+    deferred); the caller then settles it with the outcome (:meth:`SlowNotice.applied`,
+    :meth:`SlowNotice.refused`).
     """
     deferral: asyncio.Task[Any] | None = None
 
@@ -132,13 +143,109 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
             deferral = asyncio.ensure_future(
                 defer_update(interaction) if update else interaction.response.defer(ephemeral=ephemeral, thinking=True))
 
-    timer = asyncio.get_running_loop().call_later(DEFER_AFTER, too_long)
+    def still_running() -> None:
+        if slow is not None:
+            slow.post(deferral)
+
+    loop = asyncio.get_running_loop()
+    timer = loop.call_later(DEFER_AFTER, too_long)
+    slow_timer = loop.call_later(SLOW_AFTER, still_running) if slow is not None else None
     try:
         return await work
     finally:
         timer.cancel()
+        if slow_timer is not None:
+            slow_timer.cancel()
         if deferral is not None:
             await deferral  # the answer must not race the deferral (its failure is this press's)
+        if slow is not None:
+            await slow.posted()  # the outcome edits the notice: it must be there first
+
+
+class SlowNotice:
+    """A slow press's private word that saving is delayed, then its outcome (issue 27 item 10).
+
+    A press whose work outlasts :data:`DEFER_AFTER` is acknowledged by a deferred update, and
+    Discord shows the player nothing until the answer. Its work waits for the database (another
+    program holding SQLite's write lock: every write waits its turn, up to the busy timeout each),
+    so after :data:`SLOW_AFTER` :func:`in_time` posts this notice ("saving your move is delayed") as a
+    private followup. The press then turns it into its outcome: :meth:`applied` (the move is stored)
+    or :meth:`refused` (the refusal in the player's words, the same text :func:`reply_error` sends).
+    """
+
+    def __init__(self, interaction: discord.Interaction, locale: str) -> None:
+        self.interaction = interaction
+        self.locale = locale
+        self.message_id: int | None = None
+        self._posting: asyncio.Task[None] | None = None
+
+    def post(self, deferral: Awaitable[Any] | None) -> None:
+        """Post the notice once ``deferral`` (the acknowledgement it follows) is done; from a loop timer."""
+        if self._posting is None:
+            self._posting = asyncio.ensure_future(self._post(deferral))
+
+    async def _post(self, deferral: Awaitable[Any] | None) -> None:
+        try:
+            if deferral is not None:
+                await deferral
+        except Exception:  # in_time raises the deferral's failure as the press's own
+            return
+        if not self.interaction.response.is_done():
+            return
+        try:
+            self.message_id = await reply(self.interaction, render_text("notice.move_delayed", self.locale),
+                                          ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not tell user %s that saving is delayed", self.interaction.user.id, exc_info=True)
+
+    async def posted(self) -> None:
+        """Wait until the notice, if one is on its way, is posted (or failed to be)."""
+        if self._posting is not None:
+            await self._posting
+
+    def _take(self) -> int | None:
+        message_id, self.message_id = self.message_id, None
+        return message_id
+
+    async def applied(self) -> None:
+        """The move is stored: the notice, if posted, says so."""
+        await self.posted()
+        message_id = self._take()
+        if message_id is None:
+            return
+        try:
+            await edit_followup(self.interaction.client, ResponseToken.of(self.interaction), message_id,
+                                render_text("notice.move_applied", self.locale))
+        except discord.HTTPException:
+            log.warning("could not tell user %s that their move was applied", self.interaction.user.id, exc_info=True)
+
+    async def refused(self, exc: BaseException) -> bool:
+        """The press failed with ``exc``: the notice, if posted, becomes its private answer (as
+        :func:`reply_error` would send it). False: no notice was posted (or it could not be edited), so
+        the caller answers with :func:`reply_error` as usual."""
+        await self.posted()
+        if self.message_id is None or (isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_INTERACTION):
+            return False
+        message_id = self._take()
+        assert message_id is not None
+        try:
+            await edit_followup(self.interaction.client, ResponseToken.of(self.interaction), message_id,
+                                error_payload(self.interaction, exc))
+        except discord.HTTPException:
+            log.warning("could not tell user %s that their move was refused", self.interaction.user.id, exc_info=True)
+            return False
+        return True
+
+    async def withdraw(self) -> None:
+        """The press is answered another way (forwarded to another process): the notice goes."""
+        await self.posted()
+        message_id = self._take()
+        if message_id is None:
+            return
+        try:
+            await delete_followup(self.interaction.client, ResponseToken.of(self.interaction), message_id)
+        except discord.HTTPException:
+            log.warning("could not delete the delay notice of user %s", self.interaction.user.id, exc_info=True)
 
 
 async def reply(interaction: discord.Interaction, payload: Payload, *, ephemeral: bool) -> int | None:

@@ -312,6 +312,10 @@ _NOTICES: Final = {
     "notice.ping_no_deadline": "{mention}, your turn at the Baloot table",
     "notice.bots_added": "Bots took the empty seats: {seated} of 4 seated.",
     "notice.acted": "{name}: {action}",
+    # a press whose saving is slow (issue 27 item 10): first the delay, then the outcome in the same message
+    "notice.move_delayed": "Saving your move is taking longer than usual — the database is busy. "
+                           "This message will say whether it was applied.",
+    "notice.move_applied": "Saved: your move was applied.",
 }
 
 _SAWA: Final = {  # R12 Sawa: the action, refusals of a claim

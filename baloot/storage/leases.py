@@ -9,6 +9,9 @@ grows by one each time the lease is taken, and when it expires unless renewed.
 - :func:`take` gives a process the leases of its shards that are free, expired
   or already its own (each with a new epoch, so writes of an earlier run of the
   same holder are refused too), and reports those another live holder keeps.
+  A lease whose holder the taker proves dead (``gone``: the same host, its
+  process gone; :mod:`baloot.tables.holders`) is free at once, not when it
+  runs out (issue 27 item 11: a crashed process restarted at once).
   Takers run one at a time (PostgreSQL: an advisory lock; SQLite: its one writer).
 - :func:`renew` pushes the expiry of held leases on; a lease found taken is lost.
 - Every table write of a holder carries its :class:`Fence` (shard, holder, epoch),
@@ -25,6 +28,7 @@ several machines need their clocks in step (NTP) to within a small part of the T
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -55,10 +59,14 @@ class Lease:
 
 @dataclass(frozen=True, slots=True)
 class LeaseGrant:
-    """What :func:`take` gave: a fence per shard taken, and the live leases of others it did not take."""
+    """What :func:`take` gave: a fence per shard taken, and the live leases of others it did not take.
+
+    ``orphaned``: the unexpired leases it took (among ``taken``) because their holder was proved dead.
+    """
 
     taken: dict[int, Fence] = field(default_factory=dict)
     refused: dict[int, Lease] = field(default_factory=dict)
+    orphaned: dict[int, Lease] = field(default_factory=dict)
 
 
 class LeaseLost(StorageConflict):
@@ -101,13 +109,16 @@ async def leases(db: Database) -> list[Lease]:
 
 
 async def take(
-    db: Database, shard_count: int, shard_ids: tuple[int, ...], holder: str, ttl: float, now: float
+    db: Database, shard_count: int, shard_ids: tuple[int, ...], holder: str, ttl: float, now: float,
+    gone: Callable[[str], bool] | None = None,
 ) -> LeaseGrant:
     """Take the leases of ``shard_ids`` (of ``shard_count``) that no other holder keeps alive.
 
     A live lease of another holder under a different shard count (the bot was
     resharded and an old process still runs) blocks every shard: the old
     process's guilds map to other shards. Expired rows of another count are removed.
+    ``gone(holder)``: True only when that holder's process is proved dead; its
+    leases count as expired (their rows are taken over with a new epoch).
     """
     if shard_count < 1 or any(not 0 <= s < shard_count for s in shard_ids):
         raise ValueError("shard ids must lie in 0 .. shard_count - 1")
@@ -118,16 +129,20 @@ async def take(
         update_lock = " FOR UPDATE" if tx.dialect.share_lock else ""
         rows = {r.shard_id: r for r in
                 (_lease(x) for x in await tx.fetch_all(f"SELECT {_COLUMNS} FROM shard_leases{update_lock}"))}
-        alive = [r for r in rows.values() if r.holder != holder and r.expires_at > now]
+        unexpired = [r for r in rows.values() if r.holder != holder and r.expires_at > now]
+        dead = {r.holder for r in unexpired if gone is not None and gone(r.holder)}
+        alive = [r for r in unexpired if r.holder not in dead]
         resharded = [r for r in alive if r.shard_count != shard_count]
         if resharded:
             return LeaseGrant(refused={s: resharded[0] for s in shard_ids})
         await tx.execute("DELETE FROM shard_leases WHERE shard_count <> ?", (shard_count,))
         for shard in shard_ids:
             row = rows.get(shard)
-            if row is not None and row.shard_count == shard_count and row.holder != holder and row.expires_at > now:
+            if row is not None and row.shard_count == shard_count and row in alive:
                 grant.refused[shard] = row
                 continue
+            if row is not None and row.shard_count == shard_count and row.holder in dead:
+                grant.orphaned[shard] = row
             epoch = 1 if row is None else row.epoch + 1
             await tx.execute(
                 """INSERT INTO shard_leases (shard_id, shard_count, holder, epoch, expires_at) VALUES (?, ?, ?, ?, ?)

@@ -111,9 +111,11 @@ class Storage:
             yield db
 
     # -- shard leases (issue 11) --------------------------------------------------------------
-    async def take_leases(self, shard_count: int, shard_ids: Sequence[int], holder: str, ttl: float) -> LeaseGrant:
-        """Take the leases of these shards that no other live holder keeps (see :mod:`.leases`)."""
-        return await leases.take(self.db, shard_count, tuple(shard_ids), holder, ttl, self.clock())
+    async def take_leases(self, shard_count: int, shard_ids: Sequence[int], holder: str, ttl: float,
+                          gone: Callable[[str], bool] | None = None) -> LeaseGrant:
+        """Take the leases of these shards that no other live holder keeps (see :mod:`.leases`); ``gone``
+        proves a holder dead (its leases are taken at once)."""
+        return await leases.take(self.db, shard_count, tuple(shard_ids), holder, ttl, self.clock(), gone)
 
     async def renew_leases(self, fences: Sequence[Fence], ttl: float) -> list[Fence]:
         """Renew held leases for ``ttl`` seconds; returns those another process has taken."""

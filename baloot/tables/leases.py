@@ -7,18 +7,19 @@ on every write of that shard's tables, so that a process whose lease another
 took can no longer change them (the storage refuses with ``LeaseLost``).
 A shard another live process holds is not driven here: one log line says so,
 and the lease is tried again at each renewal (taken once the holder stops
-renewing, as after a crash). No Discord here: the table service uses it.
+renewing, as after a crash). A holder proved dead (this host, its process gone:
+:func:`~baloot.tables.holders.holder_gone`) does not hold its shards until its
+lease runs out: a process restarted at once after a crash takes them over at
+once (issue 27 item 11). No Discord here: the table service uses it.
 """
 
 from __future__ import annotations
 
 import logging
-import os
-import socket
-import uuid
 from collections.abc import Callable, Sequence
 
 from ..storage import Fence, LeaseGrant, Storage
+from .holders import holder_gone, new_holder
 
 log = logging.getLogger("baloot.tables.leases")
 
@@ -29,11 +30,6 @@ DEFAULT_TTL = 30.0
 def shard_of(guild_id: int, shard_count: int) -> int:
     """The shard Discord sends a guild's events to."""
     return (guild_id >> 22) % shard_count
-
-
-def new_holder() -> str:
-    """A token unique to this run of this process (host, pid, random), readable in the database."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
 class ShardLeases:
@@ -84,12 +80,16 @@ class ShardLeases:
     async def take(self) -> LeaseGrant:
         """Take the leases of the shards not yet held; log once which ones another process keeps."""
         wanted = [s for s in self.shard_ids if s not in self.fences]
-        grant = await self.storage.take_leases(self.shard_count, wanted, self.holder, self.ttl)
+        grant = await self.storage.take_leases(self.shard_count, wanted, self.holder, self.ttl, holder_gone)
         self.fences.update(grant.taken)
         self._changed()
         if grant.taken:
             log.info("took the leases of shards %s (epochs %s) as %s", sorted(grant.taken),
                      [grant.taken[s].epoch for s in sorted(grant.taken)], self.holder)
+        for holder in sorted({lease.holder for lease in grant.orphaned.values()}):
+            log.warning("took over shards %s from %s at once: that process is gone (its lease ran until %.0f)",
+                        sorted(s for s, lease in grant.orphaned.items() if lease.holder == holder), holder,
+                        max(lease.expires_at for lease in grant.orphaned.values() if lease.holder == holder))
         refused = set(grant.refused)
         if refused and refused != self.refused:
             lease = grant.refused[min(refused)]

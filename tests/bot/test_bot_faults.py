@@ -20,9 +20,17 @@ from fakediscord import DiscordEnv
 from fakediscord.users import InteractionResult, Person
 from test_bot_harness import BotTable, forge, open_table, refused
 
+from baloot.render import render_text
+from cogs.replies import SLOW_AFTER
+
 STORAGE_TEXT = "The table could not save that — nothing changed. Try again in a moment."
 BAD_INPUT = "That is not a valid action."
 TOO_BIG = 2**63  # one past the largest signed 64-bit integer
+
+
+def shown(key: str, language: str) -> str:
+    """A catalog text as a private message shows it (Arabic inside its direction isolates)."""
+    return str(render_text(key, language)["content"])
 
 
 def _rows(table: BotTable) -> dict[str, int]:
@@ -59,9 +67,11 @@ async def test_a_press_during_a_storage_fault_is_answered_and_changes_nothing(
         first = time.monotonic() - started
         assert not result.rejected, result.rejected  # a first answer within Discord's 3 s (a defer)
         followups = await result.wait_followups(1, timeout=15)
-        answered = time.monotonic() - started
         assert followups[0].ephemeral_for == mover.person.id
-        assert followups[0].content == STORAGE_TEXT
+        # a "saving is delayed" notice may come first (after SLOW_AFTER): the same message then says the outcome
+        await discord_env.wait_for(lambda: result.followups[0].content == STORAGE_TEXT, timeout=15)
+        answered = time.monotonic() - started
+        assert len(result.followups) == 1
         assert table.action_count() == count
     finally:
         holder.execute("ROLLBACK")
@@ -71,6 +81,70 @@ async def test_a_press_during_a_storage_fault_is_answered_and_changes_nothing(
     await table.press(mover, buttons[0])
     assert table.action_count() == count + 1
     assert " ERROR " not in table.bot.output  # a storage fault is a warning, not an error
+
+
+async def test_presses_during_a_long_lock_hear_of_the_delay_then_of_their_outcome(
+    discord_env: DiscordEnv, tmp_path: Path
+) -> None:
+    """Issue 27 item 10: another program holds the write lock for 12 s while the player presses four times.
+
+    Each press waits its turn for the database (up to SQLite's 5 s busy timeout per write, one write at a
+    time), so the later ones used to be acknowledged and then say nothing until the lock was gone. Now
+    each is told privately within a few seconds that saving is delayed (in the presser's language), and
+    that same message then says whether the move was applied or refused: exactly one is applied.
+    """
+    table = await open_table(discord_env, tmp_path)
+    turn = await table.wait_turn()
+    assert turn is not None
+    mover, buttons = turn
+    count = table.action_count()
+    languages = ["en", "ar", "en", "ar"]
+    seen: list[list[str]] = [[] for _ in languages]  # each press's private texts, in the order shown
+    first_word: list[float | None] = [None] * len(languages)
+
+    async def press(i: int, language: str) -> InteractionResult:
+        mover.person.locale = "en-US" if language == "en" else "ar"
+        button = buttons[i % len(buttons)]
+        started = time.monotonic()
+        result = await mover.person.click(button.message, button.custom_id)
+        while True:  # a record of what the press's private message says, as the player would see it
+            texts = [m.content for m in result.followups]
+            if texts and first_word[i] is None:
+                first_word[i] = time.monotonic() - started
+            if texts and texts[-1] not in seen[i][-1:]:
+                seen[i].append(texts[-1])
+            if (texts and texts[-1] != shown("notice.move_delayed", language)) or time.monotonic() - started > 60:
+                return result
+            await asyncio.sleep(0.05)
+
+    holder = sqlite3.connect(table.db, timeout=10, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    try:
+        pressing = []
+        for i, language in enumerate(languages):
+            pressing.append(asyncio.ensure_future(press(i, language)))
+            await asyncio.sleep(0.5)
+        await asyncio.sleep(12 - 0.5 * len(languages))
+        # while the lock is still held, every press has heard something within a few seconds
+        assert all(w is not None and w < SLOW_AFTER + 3 for w in first_word), (first_word, seen)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    results = await asyncio.gather(*pressing)
+    print(f"\nfirst private word after each press during a 12 s lock: {[round(w or -1, 1) for w in first_word]} s")
+    for i, (language, result) in enumerate(zip(languages, results, strict=True)):
+        print(f"press {i} ({language}): {seen[i]}")
+        assert not result.rejected and result.response_type == 6  # acknowledged, then answered privately
+        assert len(result.followups) == 1 and result.followups[0].ephemeral_for == mover.person.id
+        assert seen[i][-1] != shown("notice.move_delayed", language), seen[i]
+    for i in (1, 2, 3):  # behind the first press in the queue: each waited longer than SLOW_AFTER
+        assert seen[i][0] == shown("notice.move_delayed", languages[i]), seen[i]
+    applied = [i for i, language in enumerate(languages) if seen[i][-1] == shown("notice.move_applied", language)]
+    assert len(applied) == 1, seen
+    assert table.action_count() == count + 1
+    refusals = [seen[i][-1] for i in range(len(languages)) if i not in applied]
+    assert shown("error.storage_unavailable", "en") in refusals or shown("error.storage_unavailable", "ar") in refusals
+    assert " ERROR " not in table.bot.output
 
 
 async def test_forged_ids_and_options_are_refused_privately(discord_env: DiscordEnv, tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
+import time
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -282,5 +283,55 @@ async def test_two_processes_each_hold_their_shards_tables(
         peak = env.calls.peak_rate(since=mark)
         print(f"bot-token calls: peak {peak}/s, {env.global_refusals} refused (global 429)")
         assert peak <= GLOBAL_RATE_LIMIT
+    finally:
+        reader.close()
+
+
+async def test_a_process_killed_mid_hand_and_restarted_at_once_plays_on_within_seconds(
+    discord_env: DiscordEnv, pg_cluster: Cluster, tmp_path: Path
+) -> None:
+    """Issue 27 item 11: process 1 (shards 2, 3) SIGKILLed mid-hand and restarted at once, as systemd's
+    ``Restart=always`` does, with the default 30 s lease. It used to wait for its dead predecessor's
+    lease to run out: the table's next turn came 30-40 s after the crash. The restarted process proves
+    its predecessor dead (this host, its process gone) and takes the leases over at start. Prints the
+    freeze: from the kill to the next press applied."""
+    env = discord_env
+    env.max_concurrency = 2
+    url = await pg_cluster.new_database()
+    reader = PgReader(url)
+    guild = guild_on(env, TABLE_SHARD[1])
+    bots: dict[int, BotProcess] = {}
+    for p in (0, 1):  # LEASE_SECONDS unset: the default 30 s
+        settings = bot_env(tmp_path / f"unused-{p}.db", DATABASE_URL=url, SHARD_COUNT=str(COUNT),
+                           SHARD_IDS=",".join(map(str, RANGES[p])), TABLE_PICTURES="0")
+        bots[p] = await env.start_bot("bot.py", env=settings, expect_commands=p == 0)
+    try:
+        await env.wait_for(lambda: sorted(s.shard for s in env.gateway.sessions) == [(s, COUNT) for s in range(4)], 20)
+        table = await seat_table(env, guild, bots[1], reader, dms=[False] * 4)
+        await open_hands(table)
+        for _ in range(3):  # mid-hand
+            assert await table.step(SUN)
+        turn = await table.wait_turn()
+        assert turn is not None
+
+        killed = time.monotonic()
+        await bots[1].kill()
+        await bots[1].start(wait_ready=False, expect_commands=False)
+        await env.wait_for(lambda: ("resumed 1 tables of shards [2, 3] of 4" in bots[1].output
+                                    or "took over shard leases [2, 3]: resumed 1 tables" in bots[1].output)
+                           and env.gateway.sessions_of(guild.id), 60)
+        player, buttons = turn
+        await table.press(player, SUN(player, buttons))  # the turn that was open at the crash
+        freeze = time.monotonic() - killed
+        print(f"\nprocess 1 SIGKILLed mid-hand and restarted at once (lease 30 s): next press applied {freeze:.1f} s "
+              "after the kill")
+        assert "took over shards [2, 3] from " in bots[1].output  # at once: its predecessor's process is gone
+        assert freeze < 15, freeze
+        await open_hands(table)  # the others' views were refreshed through the dead process's tokens: reopened
+        assert await table.step(SUN)  # and it plays on
+        stored = [(a["seat"], a["type"]) for h in table.record()["hands"] for a in h["actions"]]
+        assert [seat for seat, _ in stored] == [seat for seat, _ in table.acted]
+        table.assert_clean_log()
+        assert "resumed 0 tables of shards [0, 1] of 4" in bots[0].output  # process 0 was left alone
     finally:
         reader.close()

@@ -4,11 +4,19 @@ Each case runs ``bot.py`` as a subprocess and expects exit code 2 and one
 line naming the path and the reason, before Discord is contacted (no
 stand-in is running: a bot that got past the check would fail differently).
 
-Read-only cases need a user that permissions bind. Tests may run as root,
-for whom ``chmod`` stops nothing; then the bot runs as ``nobody`` through
-``setpriv`` (util-linux) on files owned by root. A full disk is a file-size
-limit (``RLIMIT_FSIZE``) on the bot's process: a write past it fails as on a
-full disk (SQLite reports an I/O error), which binds root too.
+Read-only cases need a process that permissions bind. Tests may run as root,
+for whom ``chmod`` stops nothing; then the bot runs as root *without* the
+capabilities that bypass file permissions (``CAP_DAC_OVERRIDE``,
+``CAP_DAC_READ_SEARCH``, dropped through ``setpriv`` from util-linux): the owner's
+bits of the root-owned files bind it, and it still reads the checkout and the
+virtual environment wherever they are, even in root's private home folder
+(issue 27 item 9: running as ``nobody`` failed there, unable to open ``bot.py``,
+and a copy of the code would not help while the ``.venv`` inside the checkout
+stays unreadable). Where the capabilities cannot be dropped, the bot runs as
+``nobody`` if ``nobody`` can run it, and the cases are skipped, saying why,
+otherwise. A full disk is a file-size limit (``RLIMIT_FSIZE``) on the bot's
+process: a write past it fails as on a full disk (SQLite reports an I/O error),
+which binds root too.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -32,6 +41,30 @@ from baloot.storage import LATEST_VERSION, Storage
 
 NOBODY = 65534
 ROOT = os.geteuid() == 0
+PERMISSION_BYPASS = "-dac_override,-dac_read_search"
+WITHOUT_BYPASS = ["setpriv", f"--inh-caps={PERMISSION_BYPASS}", f"--bounding-set={PERMISSION_BYPASS}", "--"]
+AS_NOBODY = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
+
+
+@cache
+def _bound_by_permissions(repo: Path) -> list[str] | str:
+    """The command prefix that runs the bot where file permissions bind it, or why there is none.
+
+    Each candidate is tried for real: it must start this interpreter, import the bot's libraries and
+    read ``bot.py`` in ``repo``.
+    """
+    if not ROOT:
+        return []
+    if shutil.which("setpriv") is None:
+        return "running as root without setpriv (util-linux): no process that file permissions bind"
+    probe = [sys.executable, "-c", "import sys, discord, aiosqlite; open(sys.argv[1]).close()", str(repo / "bot.py")]
+    failures = []
+    for prefix, who in ((WITHOUT_BYPASS, "root without CAP_DAC_OVERRIDE"), (AS_NOBODY, "nobody")):
+        out = subprocess.run([*prefix, *probe], cwd="/", capture_output=True, text=True, timeout=60, check=False)
+        if out.returncode == 0:
+            return prefix
+        failures.append(f"{who}: {(out.stderr.strip().splitlines() or ['exit code ' + str(out.returncode)])[-1]}")
+    return "no process that file permissions bind can run the bot here (" + "; ".join(failures) + ")"
 
 
 @pytest.fixture
@@ -60,10 +93,11 @@ def _run_bot(db: Path, *, unprivileged: bool = False,
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD", "FAKEDISCORD"))}
     env.update(bot_env(db), DISCORD_TOKEN="not-a-real-token", PYTHONDONTWRITEBYTECODE="1")
     command = [sys.executable, str(REPO / "bot.py")]
-    if unprivileged and ROOT:
-        if shutil.which("setpriv") is None:
-            pytest.skip("running as root without setpriv: no user that file permissions bind")
-        command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--", *command]
+    if unprivileged:
+        prefix = _bound_by_permissions(REPO)
+        if isinstance(prefix, str):
+            pytest.skip(prefix)
+        command = [*prefix, *command]
     return subprocess.run(command, cwd=db.parent, env=env, capture_output=True, text=True, timeout=60,
                           check=False, preexec_fn=preexec)
 
@@ -144,3 +178,25 @@ def test_a_newer_schema_is_refused(place: Path) -> None:
     conn.close()
     line = _refused(_run_bot(db), db, "newer")
     print(f"\n{line}")
+
+
+def test_the_read_only_cases_run_from_a_checkout_only_its_owner_can_read(place: Path, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27 item 9: a checkout in root's home folder (mode 0700), the usual place in a container.
+
+    The read-only case still runs there (it is not skipped) and the bot refuses the file as it should,
+    rather than failing to open its own ``bot.py``.
+    """
+    home = tmp_path / "root-home"
+    home.mkdir(mode=0o700)
+    home.chmod(0o700)
+    checkout = home / "baloot"
+    checkout.mkdir()
+    shutil.copy(REPO / "bot.py", checkout / "bot.py")
+    for package in ("baloot", "cogs"):
+        shutil.copytree(REPO / package, checkout / package, ignore=shutil.ignore_patterns("__pycache__"))
+    for shared_library in REPO.glob("*__mypyc*"):  # the compiled engine's shared part, when it is built
+        shutil.copy(shared_library, checkout / shared_library.name)
+    monkeypatch.setitem(globals(), "REPO", checkout)
+    assert not isinstance(_bound_by_permissions(checkout), str) or not ROOT, _bound_by_permissions(checkout)
+    test_a_read_only_file_is_refused(place)

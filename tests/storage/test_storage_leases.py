@@ -155,3 +155,36 @@ async def test_a_released_lease_is_taken_at_once_and_a_resharded_bot_waits(
     wider = await first.take_leases(4, [0, 1], "C", TTL)
     assert sorted(wider.taken) == [0, 1]
     assert [(lease.shard_id, lease.shard_count) for lease in await first.leases()] == [(0, 4), (1, 4)]
+
+
+async def test_a_holder_proved_dead_loses_its_lease_at_once(pair: tuple[Storage, Storage, Clock]) -> None:
+    """Issue 27 item 11: a process restarted at once after a crash takes its dead predecessor's unexpired
+    leases (``gone`` proves the holder dead), with a new epoch that refuses the dead one's writes; a holder
+    not proved dead keeps its lease, and a dead one of another shard count does not block a resharded bot."""
+    dead, restarted, clock = pair
+    stale = (await dead.take_leases(2, [0, 1], "A", TTL)).taken
+    await restarted.take_leases(2, [], "L", TTL)
+    table = await playing_table(dead, stale[0])
+    clock.now += TTL / 3  # A was killed a moment ago: its leases run on for most of their TTL
+
+    waits = await restarted.take_leases(2, [0, 1], "B", TTL)  # without proof: A's leases still bind
+    assert not waits.taken and sorted(waits.refused) == [0, 1]
+    doubts = await restarted.take_leases(2, [0, 1], "B", TTL, gone=lambda holder: holder == "someone else")
+    assert not doubts.taken
+
+    grant = await restarted.take_leases(2, [0, 1], "B", TTL, gone=lambda holder: holder == "A")
+    assert grant.taken == {0: Fence(0, "B", 2), 1: Fence(1, "B", 2)} and not grant.refused
+    assert sorted(grant.orphaned) == [0, 1] and {lease.holder for lease in grant.orphaned.values()} == {"A"}
+    with pytest.raises(LeaseLost):
+        await dead.add_action(table, 0, 0, {"seat": 1, "type": "pass"}, by_user_id=12, auto=False, fence=stale[0])
+    await restarted.add_action(table, 0, 0, {"seat": 1, "type": "pass"}, by_user_id=12, auto=False,
+                               fence=grant.taken[0])
+    assert await action_count(restarted, table) == 1
+
+    # B's leases are live and B is not proved dead: a third taker gets nothing before they run out
+    third = await dead.take_leases(2, [0, 1], "C", TTL, gone=lambda holder: holder == "A")
+    assert not third.taken and {lease.holder for lease in third.refused.values()} == {"B"}
+    # a resharded bot (4 shards) is blocked by a live holder of another count, but not by a dead one
+    assert not (await dead.take_leases(4, [2], "D", TTL)).taken
+    wider = await dead.take_leases(4, [2], "D", TTL, gone=lambda holder: holder == "B")
+    assert wider.taken == {2: Fence(2, "D", 1)}

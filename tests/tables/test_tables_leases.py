@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import logging
 import random
+import subprocess
+import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +24,7 @@ from test_tables_harness import NAMES, USERS
 
 from baloot.storage import LeaseLost, Storage
 from baloot.tables import ShardLeases, TableElsewhere, TableService
+from baloot.tables.holders import new_holder, this_process
 
 GUILD = 7 << 22  # on shard 1 of 2
 TTL = 30.0
@@ -34,7 +38,8 @@ class Clock:
         return self.now
 
 
-async def process(database: str | Path, clock: Clock, name: str) -> TableService:
+async def process(database: str | Path, clock: Clock, name: str | None) -> TableService:
+    """A bot process's table service on shard 1 of 2; ``name``: its holder token (None: a real one)."""
     storage = await Storage.open(database, synchronous="NORMAL", clock=clock)
     leases = ShardLeases(storage, 2, [1], holder=name, ttl=TTL)
     settings: dict[str, Any] = {"rng_factory": lambda table_id: random.Random(1000 + table_id),
@@ -118,3 +123,44 @@ async def test_a_clean_stop_releases_the_leases_for_the_next_process(database: s
         assert [(lease.shard_id, lease.holder, lease.epoch) for lease in leases] == [(1, "second", 2)]
     finally:
         await stop(second)
+
+
+async def test_a_process_restarted_after_a_crash_takes_its_dead_predecessors_shard_at_once(
+    database: str | Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 27 item 11: the predecessor's holder token names a process of this host that is gone (a child
+    killed with SIGKILL): the restarted process resumes its table at start, not when the lease runs out."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    stat = Path(f"/proc/{child.pid}/stat").read_text()
+    dead = new_holder(replace(this_process(), pid=child.pid, started=int(stat[stat.rindex(")") + 2:].split()[19])))
+    clock = Clock()
+    crashed = await process(database, clock, dead)
+    try:
+        await crashed.resume_all()
+        info = await crashed.create(GUILD, 900, USERS[0], NAMES[USERS[0]])
+        for user in USERS[1:]:
+            await crashed.join(900, user, NAMES[user])
+        await crashed.start(900, USERS[0])
+        live = await process(database, clock, None)  # while the holder runs, its lease binds
+        assert await live.resume_all() == [] and not live.holds(GUILD)
+        await stop(live)
+        child.kill()
+        child.wait()
+        clock.now += 1.0  # restarted at once: 29 s of the dead holder's lease are left
+        restarted = await process(database, clock, None)
+        try:
+            with caplog.at_level(logging.WARNING, logger="baloot.tables.leases"):
+                assert [t.id for t in await restarted.resume_all()] == [info.id] and restarted.holds(GUILD)
+            assert any("took over shards [1] from " + dead in r.getMessage() for r in caplog.records)
+            mover = restarted.table_by_id(info.id).to_move
+            assert mover is not None
+            hand = await restarted.my_hand(info.id, USERS[mover])
+            await restarted.act(info.id, USERS[mover], hand.view.legal[0].to_json(), hand.version)
+            assert await action_count(restarted.storage, info.id) == 1
+        finally:
+            await stop(restarted)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        await stop(crashed)
