@@ -11,7 +11,7 @@ persistent buttons, sync the slash commands (to ``DEV_GUILD_ID`` when set,
 else globally) and resume every unfinished table. Shutdown stops the tables'
 timers, the workers and the storage. The token is never logged.
 
-Several processes (issue 11): with ``SHARD_COUNT`` (and ``SHARD_IDS``) the bot
+Several processes: with ``SHARD_COUNT`` (and ``SHARD_IDS``) the bot
 is a discord.py ``AutoShardedBot`` holding those shards; it resumes and drives
 only the tables of guilds on its shards (on PostgreSQL a DM press for another process's table is
 forwarded to it: :mod:`baloot.tables.forwarding`), and syncs the commands only where
@@ -95,10 +95,10 @@ class BalootClient(_Client):
             **shards,
         )
         self.settings = settings
-        # bot-token requests within this process's share of Discord's global limit (issue 11)
+        # bot-token requests within this process's share of Discord's global limit
         self.pacer = install_pacer(self, Pacer(settings.requests_per_second
                                                or share(settings.shard_ids, settings.shard_count)))
-        install_bucket_sweep(self)  # discord.py's rate-limit buckets swept at a constant cost per bucket (issue 9)
+        install_bucket_sweep(self)  # discord.py's rate-limit buckets swept at a constant cost per bucket
         self.storage: Storage | None = None
         self.service: TableService | None = None
         self.executor: ProcessPoolExecutor | None = None
@@ -106,7 +106,7 @@ class BalootClient(_Client):
     async def setup_hook(self) -> None:
         settings = self.settings
         if settings.http_client == "lean":
-            install_lean_http(self)  # interaction answers, view edits and bot-token requests on a lean client (issue 9)
+            install_lean_http(self)  # interaction answers, view edits and bot-token requests on a lean client
         self.storage = storage = await Storage.open(
             settings.database_url or settings.database_path, synchronous=settings.database_sync
         )
@@ -119,7 +119,7 @@ class BalootClient(_Client):
             bot_factory=make_player,
             bot_executor=self.executor,
             owns_guild=settings.owns_guild if settings.sharded else None,
-            # sharded: the shards' leases in the shared database; every table write shows its fence (issue 11)
+            # sharded: the shards' leases in the shared database; every table write shows its fence
             leases=ShardLeases(storage, settings.shard_count, settings.shard_ids, ttl=float(settings.lease_seconds))
             if settings.shard_count is not None else None,
         )
@@ -128,7 +128,7 @@ class BalootClient(_Client):
             pictures=settings.table_pictures,
         )
         self.runtime = runtime
-        runtime.channel.edit_budget = process_budget(self.pacer.per_window)  # the shards' share (issue 11)
+        runtime.channel.edit_budget = process_budget(self.pacer.per_window)  # the shards' share
         await runtime.languages.load_saved()
         runtime.pings.delay = settings.ping_delay_seconds
         service.add_listener(Presenter(runtime))
@@ -140,7 +140,7 @@ class BalootClient(_Client):
             except Exception:
                 log.exception("could not load %s; starting without it", extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        dispatch_presses_directly(self)  # no View rebuilt from the message per press (issue 9)
+        dispatch_presses_directly(self)  # no View rebuilt from the message per press
         if settings.sync_commands:
             guild = discord.Object(settings.dev_guild_id) if settings.dev_guild_id else None
             if guild is not None:
@@ -150,7 +150,7 @@ class BalootClient(_Client):
         else:
             log.info("not syncing commands (SYNC_COMMANDS; the process holding shard 0 does)")
         if settings.table_pictures != "off":
-            await asyncio.to_thread(warm_up)  # the pictures' fonts and palette (issue 10)
+            await asyncio.to_thread(warm_up)  # the pictures' fonts and palette
             await CARD_EMOJIS.load(self, settings.card_colors)  # card emojis; the missing ones are created meanwhile
         resumed = await service.resume_all()
         if settings.sharded:
@@ -219,7 +219,7 @@ class ShardedBalootBot(BalootClient, commands.AutoShardedBot):
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Identify shards of one bucket (``shard_id % max_concurrency``) at least :data:`IDENTIFY_SPACING`
-        apart across every process on the shared PostgreSQL (issue 11); else discord.py's own spacing."""
+        apart across every process on the shared PostgreSQL; else discord.py's own spacing."""
         storage = self.storage
         if storage is None or not storage.notifies or shard_id is None:
             await super().before_identify_hook(shard_id, initial=initial)
@@ -229,7 +229,7 @@ class ShardedBalootBot(BalootClient, commands.AutoShardedBot):
         log.info("shard %s: identifying (bucket %s of %s)", shard_id, bucket, self.max_concurrency)
 
     async def launch_shard(self, gateway: Any, shard_id: int, *, initial: bool = False) -> None:
-        """Connect a shard only once this process holds its lease (issue 11).
+        """Connect a shard only once this process holds its lease.
 
         A process started on a shard range another live process holds is a
         standby: it does not connect those shards, so Discord's events and
@@ -255,7 +255,7 @@ class ShardedBalootBot(BalootClient, commands.AutoShardedBot):
             task.add_done_callback(self._background.discard)
 
     async def follow_leases(self, held: frozenset[int]) -> None:
-        """Keep a shard's gateway session open only while this process holds its lease (issue 11).
+        """Keep a shard's gateway session open only while this process holds its lease.
 
         A process whose lease another took (it stalled past the lease's time, and a
         standby took over) no longer drives the shard's tables; were its session
@@ -317,7 +317,7 @@ async def run(bot: BalootClient, token: str) -> None:
 
 def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     """uvloop's event loop where it is installed (Linux, macOS): the same asyncio API at a fraction of the
-    CPU per socket read, write and callback (issue 9: bot CPU per press); ``EVENT_LOOP=asyncio`` keeps the
+    CPU per socket read, write and callback (bot CPU per press); ``EVENT_LOOP=asyncio`` keeps the
     standard loop. ``None``: asyncio's default. Any other value is refused (:class:`ConfigError`)."""
     choice = os.environ.get("EVENT_LOOP", "").strip().lower() or "uvloop"
     if choice not in ("uvloop", "asyncio"):

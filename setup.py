@@ -1,4 +1,4 @@
-"""Build hook: compile the engine modules with mypyc (issue 15), always optionally.
+"""Build hook: compile the engine modules with mypyc, always optionally.
 
 ``pip install .`` / ``pip install -e .`` / ``python setup.py build_ext --inplace`` compile the
 modules in ``baloot._engine_modules.COMPILED`` into C extensions. Every extension is optional: with

@@ -1,10 +1,10 @@
 # ruff: noqa: E402  (the build is chosen before the engine modules are imported)
-"""Baloot: a pure rules engine (RULES.md R1-R11), game records, AI and the table service.
+"""Baloot: a pure rules engine (R1-R11), game records, AI and the table service.
 
 The engine modules import only the standard library.
 """
 
-# The engine modules may be compiled with mypyc (issue 15, setup.py). This file is never compiled:
+# The engine modules may be compiled with mypyc (setup.py). This file is never compiled:
 # it chooses the build before any engine module is imported. BALOOT_PURE_PYTHON=1 forces the
 # pure-Python sources even where compiled extensions are present.
 import importlib.machinery as _machinery

@@ -1,4 +1,4 @@
-"""The engine modules that ``setup.py`` compiles with mypyc (issue 15).
+"""The engine modules that ``setup.py`` compiles with mypyc.
 
 Kept in a module of its own, importing nothing, so that ``setup.py`` reads it without importing
 the package, and ``baloot/__init__.py`` (never compiled) reads it to choose the build.
@@ -22,7 +22,7 @@ COMPILED: tuple[str, ...] = (
     "engine.hand",
     "engine.sawa",
     "tools.bench",
-    # The hard AI's search (issue 15): deal sampling, rollouts and the card player they run.
+    # The hard AI's search: deal sampling, rollouts and the card player they run.
     "ai.card_play",
     "ai.rollout",
     "ai.view_position",

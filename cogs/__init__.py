@@ -1,4 +1,4 @@
-"""The Discord layer (issue 4, ARCHITECTURE.md "Cogs are adapters").
+"""The Discord layer (docs/architecture.md "Cogs are adapters").
 
 Thin adapters between Discord and the table service: slash commands
 (:mod:`.commands`), persistent buttons (:mod:`.buttons`), and one listener

@@ -1,4 +1,4 @@
-"""Persistent buttons (ARCHITECTURE.md): ``DynamicItem``s rebuilt from their ``custom_id``.
+"""Persistent buttons (docs/architecture.md): ``DynamicItem``s rebuilt from their ``custom_id``.
 
 An action button's id carries table, seat, version and action
 (:mod:`baloot.render.custom_ids`), so a press works on any message, after any
@@ -95,7 +95,7 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
         viewer = runtime.private.begin(table_id, user_id, action_id.seat) if seat is not None else None
         if (mine is None and interaction.guild_id is None and runtime.service.forwarder is not None
                 and not interaction.response.is_done()):
-            # A DM press of someone not seated here: most likely at another process's table (issue 11).
+            # A DM press of someone not seated here: most likely at another process's table.
             # Acknowledge it first, so that finding the table in storage never holds its first response.
             await defer_update(interaction)
         result = await in_time(
@@ -131,7 +131,7 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
 
 async def forward_press(runtime: Runtime, interaction: discord.Interaction, action_id: ActionId,
                         elsewhere: TableElsewhere) -> bool:
-    """A DM press for a table another process holds (issue 11): acknowledged at once (a deferred update)
+    """A DM press for a table another process holds: acknowledged at once (a deferred update)
     and forwarded to the holder, which applies it and answers through the token. With no live holder,
     or none acknowledging in time, the answer is "the table is restarting" and nothing changed.
     False: not forwardable here (SQLite, a press in a server): answer ``elsewhere`` as before."""
@@ -173,7 +173,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTI
     """A button of a private view: one legal action of one seat at one version.
 
     The custom_id is decoded when pressed, inside the answered path: a
-    malformed or forged one gets the private refusal, never silence (issue 14).
+    malformed or forged one gets the private refusal, never silence.
     """
 
     def __init__(self, custom_id: str) -> None:
@@ -221,7 +221,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
 
 
 async def lobby_press(interaction: discord.Interaction, lobby: LobbyId) -> None:
-    """A press on a lobby button (issue 10): join (a team or seat), leave, add bots, start.
+    """A press on a lobby button: join (a team or seat), leave, add bots, start.
 
     The same service calls and replies as the slash commands; the lobby message is
     edited by the presenter when the seats change.
@@ -265,7 +265,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
     """A button on the lobby message: join, leave, add bots, start.
 
     Decoded when pressed, inside the answered path (numbers range-checked): a
-    malformed or forged id gets the private refusal (issue 14).
+    malformed or forged id gets the private refusal.
     """
 
     def __init__(self, custom_id: str) -> None:
@@ -290,7 +290,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
 
 
 async def show_result(interaction: discord.Interaction, table_id: int, hand_no: int) -> None:
-    """A finished hand's full R7 breakdown, privately, in the presser's language (issue 10 item 6)."""
+    """A finished hand's full R7 breakdown, privately, in the presser's language."""
     runtime = runtime_of(interaction.client)
     locale = user_locale(interaction)
     state = runtime.shown.get(table_id)
@@ -395,7 +395,7 @@ def claimed(store: Any, data: Any, custom_id: str, message: Any) -> bool:
 
 
 def dispatch_presses_directly(client: discord.Client) -> None:
-    """Run a press on one of our buttons without rebuilding its message as a discord.py ``View`` (issue 9).
+    """Run a press on one of our buttons without rebuilding its message as a discord.py ``View``.
 
     A press on an action button (the hot path, nearly every interaction) is
     taken from the gateway's ``INTERACTION_CREATE`` before discord.py's view

@@ -1,4 +1,4 @@
-"""The ``/baloot`` slash commands (issue 4): thin calls into the table service.
+"""The ``/baloot`` slash commands: thin calls into the table service.
 
 Names, descriptions, options and choices come from the message catalog
 (:func:`~cogs.translator.cmd_str`), so Discord shows them in Arabic to
@@ -111,10 +111,10 @@ class BalootCommands(commands.Cog):
     ) -> None:
         """Open a table in this channel with its options; the creator sits at seat 1.
 
-        First the bot's own permissions in the channel (issue 10, item 7): what is missing is
+        First the bot's own permissions in the channel: what is missing is
         named privately and nothing is created (:func:`cogs.permissions.check_channel`).
-        ``thread``: the table goes to a new public thread of this channel (issue 10 item 6,
-        :mod:`cogs.threads`) and the channel gets one line linking to it; in a thread it plays there."""
+        ``thread``: the table goes to a new public thread of this channel
+        (:mod:`cogs.threads`) and the channel gets one line linking to it; in a thread it plays there."""
         runtime = self.runtime
         user_locale(interaction)
         new_thread = bool(thread) and not in_thread(interaction)
@@ -142,7 +142,7 @@ class BalootCommands(commands.Cog):
         state = runtime.shown.track(runtime.service.snapshot(info.id))
         language = runtime.language_of(state)
         # The lobby's buttons say how to join: no command in the words (which would stay in the language
-        # the table was created in, issue 27).
+        # the table was created in).
         state.notice = Notice("notice.table_created", seat=0)
         if new_thread:
             # The lobby goes to the thread (bot token: this interaction answers in the channel),
@@ -183,7 +183,7 @@ class BalootCommands(commands.Cog):
         """Stand up (during a match a bot or the safe policy plays the seat until it is retaken).
 
         The last person at a table during its match is told first that leaving closes the table, with a
-        button to do so (issue 27); nothing changes until they press it."""
+        button to do so; nothing changes until they press it."""
         locale = user_locale(interaction)
         try:
             info = await in_time(interaction, self.runtime.service.leave(interaction.channel_id or 0,
@@ -209,7 +209,7 @@ class BalootCommands(commands.Cog):
     @app_commands.describe(**_described("level"))
     @app_commands.choices(level=LEVEL_CHOICES)
     async def fill(self, interaction: discord.Interaction, level: app_commands.Choice[str] | None = None) -> None:
-        """Seat bots of a level in every empty seat (issue 5), before the match starts."""
+        """Seat bots of a level in every empty seat, before the match starts."""
         runtime = self.runtime
         locale = user_locale(interaction)
         info = await in_time(interaction, runtime.service.fill_with_bots(
@@ -230,7 +230,7 @@ class BalootCommands(commands.Cog):
             interaction.channel_id or 0, interaction.user.id, is_admin=is_admin(interaction)
         ), ephemeral=False)
         mention = interaction.user.mention
-        if result.ended and result.by_vote:  # a vote closed it, not its last voter (issue 27)
+        if result.ended and result.by_vote:  # a vote closed it, not its last voter
             payload = render_text("notice.ended_vote", language, votes=result.votes, needed=result.needed)
         elif result.ended:
             payload = render_text("notice.ended", language, name=mention)
@@ -249,7 +249,7 @@ class BalootCommands(commands.Cog):
         scope: app_commands.Choice[str] | None = None,
     ) -> None:
         """Set the language of this table (its creator or an admin), of the server (admins), or
-        one's own (scope "me": private views, errors and help, issue 10)."""
+        one's own (scope "me": private views, errors and help)."""
         runtime = self.runtime
         user_locale(interaction)
         code = check_choice(language.value, ("en", "ar"))

@@ -1,4 +1,4 @@
-"""What the bot needs in a channel to run a table there (issue 10, item 7).
+"""What the bot needs in a channel to run a table there.
 
 A table lives in channel messages the bot sends and edits itself (the table
 message with its picture, hand-end notes, pings); an interaction reply needs
@@ -36,7 +36,7 @@ class MissingPermissions(BalootError):
 def needed(*, thread: bool, pictures: bool, new_thread: bool = False) -> list[str]:
     """The permissions a table needs, in :data:`~baloot.engine.error_codes.PERMISSIONS` order: in a thread
     Send Messages in Threads instead of Send Messages; Attach Files only when pictures are on;
-    ``new_thread``: the table goes to a thread the bot opens (issue 10 item 6), which also needs
+    ``new_thread``: the table goes to a thread the bot opens, which also needs
     Create Public Threads (a thread inherits its channel's permissions)."""
     wanted = {"view_channel", "embed_links", "send_messages_in_threads" if thread or new_thread else "send_messages"}
     if pictures:

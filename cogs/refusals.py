@@ -1,4 +1,4 @@
-"""Refusals that say what to do instead of only what failed (issue 27).
+"""Refusals that say what to do instead of only what failed.
 
 :func:`cogs.replies.error_payload` asks :func:`pointed_refusal` first, for the two refusals a
 player could not act on as worded:

@@ -4,9 +4,9 @@ Every interaction gets its first response within Discord's 3 s:
 :func:`in_time` defers when the work is not done after :data:`DEFER_AFTER`.
 A press deferred that way shows the player nothing until its answer, so a
 press still not saved after :data:`SLOW_AFTER` is told so privately
-(:class:`SlowNotice`, issue 27 item 10), and that message then says whether
+(:class:`SlowNotice`), and that message then says whether
 the move was applied or refused.
-Every failure is answered by one path, :func:`reply_error` (issue 14): a
+Every failure is answered by one path, :func:`reply_error`: a
 short ephemeral message in the user's locale saying what happened and that
 nothing changed — a refusal (a :class:`~baloot.engine.errors.BalootError`), a
 storage fault (:class:`~baloot.storage.StorageUnavailable`: "try again in a
@@ -88,7 +88,7 @@ def check_choice(value: T, allowed: Collection[T]) -> T:
 
 
 def user_locale(interaction: discord.Interaction) -> str:
-    """The language to answer this user in (issue 10, item 3): the one they chose with
+    """The language to answer this user in: the one they chose with
     ``/baloot language`` (scope "me"), else their table's (or this channel's table's, or its
     server's setting), else their Discord app's. Their Discord locale is remembered for their DMs."""
     locale = resolve_locale(interaction.locale)
@@ -109,7 +109,7 @@ def user_locale(interaction: discord.Interaction) -> str:
 
 
 async def remember_name(interaction: discord.Interaction, user: discord.abc.User | None = None) -> None:
-    """Store a user's current display name for leaderboards and stats (issue 10, item 8); never fails."""
+    """Store a user's current display name for leaderboards and stats; never fails."""
     runtime = getattr(interaction.client, "runtime", None)
     if not isinstance(runtime, Runtime):
         return
@@ -163,7 +163,7 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
 
 
 class SlowNotice:
-    """A slow press's private word that saving is delayed, then its outcome (issue 27 item 10).
+    """A slow press's private word that saving is delayed, then its outcome.
 
     A press whose work outlasts :data:`DEFER_AFTER` is acknowledged by a deferred update, and
     Discord shows the player nothing until the answer. Its work waits for the database (another
@@ -352,7 +352,7 @@ def install_error_handler(tree: app_commands.CommandTree[Any]) -> None:
     async def on_app_command_completion(interaction: discord.Interaction, command: object) -> None:
         carry(interaction)
 
-    # BotBase: commands.Bot and commands.AutoShardedBot (a sharded process, issue 11; not a Bot subclass)
+    # BotBase: commands.Bot and commands.AutoShardedBot (a sharded process; not a Bot subclass)
     if isinstance(tree.client, commands.bot.BotBase):
         tree.client.add_listener(on_app_command_completion)
 
@@ -371,7 +371,7 @@ async def tell_dms_closed(interaction: discord.Interaction) -> None:
 
 def join_notice(runtime: Runtime, info: TableInfo, user_id: int, raw_name: str, locale: str) -> Payload:
     """The private answer to a join (command or lobby button): the seat, and the partner by name once
-    seated, else the team's number (issue 10). ``raw_name``: the joiner's name as Discord gives it."""
+    seated, else the team's number. ``raw_name``: the joiner's name as Discord gives it."""
     name = display_name(raw_name, locale)
     where = info.seat_of(user_id)
     assert where is not None
@@ -387,7 +387,7 @@ def join_notice(runtime: Runtime, info: TableInfo, user_id: int, raw_name: str, 
 
 def left_notice(raw_name: str, locale: str, info: TableInfo | None = None) -> Payload:
     """The private answer to a leave (command or lobby button), naming who stood up, and saying so when
-    that closed the table (no one was left), with its match recorded as abandoned if one ran (issue 27)."""
+    that closed the table (no one was left), with its match recorded as abandoned if one ran."""
     live = info is None or info.status.live
     return render_left(display_name(raw_name, locale), live, info is not None and info.version is not None, locale)
 

@@ -22,18 +22,18 @@ class Settings:
     token: str
     database_path: Path
     database_sync: str  # SQLite synchronous mode: FULL (default) or NORMAL
-    database_url: str | None  # postgresql://...: PostgreSQL instead of the SQLite file (issue 11)
+    database_url: str | None  # postgresql://...: PostgreSQL instead of the SQLite file
     dev_guild_id: int | None
     default_language: str
     turn_seconds: int
     bot_delay_seconds: float
     ai_workers: int
     log_level: str
-    ping_delay_seconds: float = 20.0  # a human's turn pings them after this long (issue 10); 0: at once
-    lease_seconds: int = 30  # LEASE_SECONDS (issue 11): a sharded process's lease lasts this long unrenewed
+    ping_delay_seconds: float = 20.0  # a human's turn pings them after this long; 0: at once
+    lease_seconds: int = 30  # LEASE_SECONDS: a sharded process's lease lasts this long unrenewed
     requests_per_second: int | None = None  # BOT_REQUESTS_PER_SECOND: bot-token pace (None: the shards' share)
     table_pictures: str = "channel"  # TABLE_PICTURES: "channel" (the table message), "all" (and private views), "off"
-    shard_count: int | None = None  # SHARD_COUNT (issue 11): None runs one unsharded process
+    shard_count: int | None = None  # SHARD_COUNT: None runs one unsharded process
     shard_ids: tuple[int, ...] = ()  # SHARD_IDS: the shards this process holds (all, when only the count is set)
     sync_commands: bool = True  # SYNC_COMMANDS: default, only the process holding shard 0 syncs
     http_client: str = "lean"  # HTTP_CLIENT: "lean" (plain JSON requests on cogs.transport.lean_http) or "aiohttp"
@@ -62,7 +62,7 @@ class Settings:
 
 def require_shared_database(settings: Settings) -> None:
     """Refuse a process that holds only some of the shards (``SHARD_IDS``) without ``DATABASE_URL``: the
-    other shards' processes must share its database (issue 11), and an SQLite file is one process's."""
+    other shards' processes must share its database, and an SQLite file is one process's."""
     if settings.sharded and settings.database_url is None and len(settings.shard_ids) < (settings.shard_count or 0):
         raise ConfigError("SHARD_IDS names only some of the shards: the processes that hold the others must "
                           "share one database, so set DATABASE_URL (PostgreSQL)")
@@ -111,7 +111,7 @@ PICTURE_MODES = {"": "channel", "1": "channel", "channel": "channel", "all": "al
 
 
 def _pictures(env: Mapping[str, str]) -> str:
-    """``TABLE_PICTURES`` (issue 10): 1/channel (default: the table message), all (private views too), 0/off.
+    """``TABLE_PICTURES``: 1/channel (default: the table message), all (private views too), 0/off.
 
     Private pictures cost the most CPU (one per press and per refreshed view; see scripts/bench_pictures.py).
     """
@@ -122,7 +122,7 @@ def _pictures(env: Mapping[str, str]) -> str:
 
 
 def _card_colors(env: Mapping[str, str]) -> int:
-    """``CARD_COLORS`` (issue 27): the card emojis' deck, 2 (default: hearts and diamonds red, spades and clubs
+    """``CARD_COLORS``: the card emojis' deck, 2 (default: hearts and diamonds red, spades and clubs
     black) or 4 (the four-colour deck: diamonds blue, clubs green), for players who tell suits by colour."""
     raw = env.get("CARD_COLORS", "").strip() or "2"
     if raw not in ("2", "4"):
@@ -131,7 +131,7 @@ def _card_colors(env: Mapping[str, str]) -> int:
 
 
 def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...]]:
-    """``SHARD_COUNT`` and ``SHARD_IDS`` (issue 11): both unset for one unsharded process; the count alone
+    """``SHARD_COUNT`` and ``SHARD_IDS``: both unset for one unsharded process; the count alone
     for every shard in this process; ids (``0,1``) for a share of them, each below the count, no repeats."""
     raw_ids = env.get("SHARD_IDS", "").strip()
     if not env.get("SHARD_COUNT", "").strip():
@@ -171,7 +171,7 @@ HTTP_CLIENTS = ("lean", "aiohttp")
 
 
 def _http_client(env: Mapping[str, str]) -> str:
-    """``HTTP_CLIENT`` (issue 9): ``lean`` (default) sends interaction answers, view edits and the
+    """``HTTP_CLIENT``: ``lean`` (default) sends interaction answers, view edits and the
     bot-token requests through :mod:`cogs.transport.lean_http`; ``aiohttp`` sends everything through discord.py's
     own client."""
     raw = env.get("HTTP_CLIENT", "").strip().lower() or "lean"

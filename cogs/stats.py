@@ -1,4 +1,4 @@
-"""``/baloot leaderboard|stats|history|record`` (issue 6): thin calls into :mod:`baloot.stats`.
+"""``/baloot leaderboard|stats|history|record``: thin calls into :mod:`baloot.stats`.
 
 The commands join the ``/baloot`` group of :mod:`cogs.commands` (one command
 tree for the whole game, as players expect); :func:`setup` adds them to that
@@ -7,7 +7,7 @@ table service *first*, so a match is counted before the presenter announces
 it, and it catches up at start-up with any result a crash left unrecorded.
 
 Leaderboards, stats cards and histories are public, in the language of the
-player who asked (issue 27: the one they chose with ``/baloot language …
+player who asked (the one they chose with ``/baloot language …
 scope: me``, else their table's, else the server's, else their Discord
 app's: :func:`cogs.replies.user_locale`); a page turned is drawn in the
 presser's. A match's record file is sent privately unless ``public`` is
@@ -55,7 +55,7 @@ PERIOD_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.period.{p}"), value=
 
 def stats_of(client: discord.Client) -> StatsService:
     """The statistics service of the loaded :class:`StatsCog`."""
-    # BotBase: a plain Bot and an AutoShardedBot (SHARD_COUNT, issue 11) alike
+    # BotBase: a plain Bot and an AutoShardedBot (SHARD_COUNT) alike
     cog = client.get_cog(StatsCog.__cog_name__) if isinstance(client, commands.bot.BotBase) else None
     if not isinstance(cog, StatsCog):
         raise RuntimeError("the statistics cog is not loaded")
@@ -64,14 +64,14 @@ def stats_of(client: discord.Client) -> StatsService:
 
 async def asker_language(interaction: discord.Interaction) -> str:
     """The language of the player who asked (:func:`~cogs.replies.user_locale`), with this server's
-    setting read first (issue 27: their choice, their table's, the server's, then their app's)."""
+    setting read first (their choice, their table's, the server's, then their app's)."""
     await runtime_of(interaction.client).languages.load(interaction.guild_id or 0)
     return user_locale(interaction)
 
 
 async def known_names(interaction: discord.Interaction, user_ids: Sequence[int | None],
                       player: discord.User | discord.Member | None) -> dict[int, str]:
-    """Stored display names of ``user_ids`` (issue 10), the asker's and the named player's brought up to date."""
+    """Stored display names of ``user_ids``, the asker's and the named player's brought up to date."""
     await remember_name(interaction)
     if player is not None:
         await remember_name(interaction, player)
@@ -139,7 +139,7 @@ async def history(interaction: discord.Interaction, player: discord.User | None 
 async def record(interaction: discord.Interaction, match: app_commands.Range[int, 1, None],
                  public: bool | None = None) -> None:
     """The stored R10 record of a match of this server, as a JSON file: privately, or in the channel
-    when ``public`` is asked for (issue 27). How to check it from a terminal is in the README."""
+    when ``public`` is asked for. How to check it from a terminal is in the README."""
     user_locale(interaction)
     match = check_id(match)
     ephemeral = not public

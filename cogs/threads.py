@@ -1,4 +1,4 @@
-"""A table in its own thread (issue 10, item 6: less noise in the channel).
+"""A table in its own thread (less noise in the channel).
 
 ``/baloot create thread:True`` in a text channel opens a public thread there
 and puts the table in it: the lobby, the table messages, the hand ends and the

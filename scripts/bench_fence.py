@@ -1,4 +1,4 @@
-"""What the shard-lease check costs on the hot path (issue 11): add_action with and without a fence.
+"""What the shard-lease check costs on the hot path: add_action with and without a fence.
 
 Stores ``--actions`` actions one after another (the table service's hot path)
 on SQLite and, where PostgreSQL is installed, on a throwaway cluster

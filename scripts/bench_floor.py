@@ -1,4 +1,4 @@
-"""The CPU floor of a press's traffic alone (issue 9): what any bot in this process model spends per press
+"""The CPU floor of a press's traffic alone: what any bot in this process model spends per press
 before it runs a rule, renders a view or decides anything.
 
 ``scripts/bench_tables.py`` measures the bot's CPU per interaction (the issue's goal: 1.2 ms). Part of
@@ -9,7 +9,7 @@ that is traffic the product must make for every press, whatever the code around 
 - the accepted action committed to SQLite before it is announced (``DATABASE_SYNC=FULL``, WAL);
 - the press's answer (``POST .../callback``, a type-7 update carrying the private view);
 - the three other seats' private views refreshed through their interaction tokens
-  (``PATCH .../messages/@original``; issue 10 item 9: every turn change), each answered by Discord
+  (``PATCH .../messages/@original``: every turn change), each answered by Discord
   with the whole message.
 
 This script does exactly that and nothing else, with the bot's own parts: uvloop, aiohttp's

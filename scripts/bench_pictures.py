@@ -1,4 +1,4 @@
-"""Cost of the table picture (issue 10): render time p50/p99, cold and cached, and bytes per image.
+"""Cost of the table picture: render time p50/p99, cold and cached, and bytes per image.
 
 Random matches are played with random legal actions; at random moments the
 hand's public view is drawn as the channel sees it and from a random seat.

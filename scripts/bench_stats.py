@@ -1,4 +1,4 @@
-"""Benchmark of the statistics queries on a large server (issue 6 "Storage and speed").
+"""Benchmark of the statistics queries on a large server.
 
     .venv/bin/python scripts/bench_stats.py                 # 100,000 matches, 5,000 players
     .venv/bin/python scripts/bench_stats.py --reuse         # time again on the database already built

@@ -1,9 +1,9 @@
-"""Benchmark of N concurrent tables played through the Discord stand-in (issue 4 "What to measure").
+"""Benchmark of N concurrent tables played through the Discord stand-in.
 
     .venv/bin/python scripts/bench_tables.py                       # N = 1, 50, 200; 2 hands, no think time
     .venv/bin/python scripts/bench_tables.py --hands 1 --think 1.5 # paced: realistic bot-token calls per hand
     .venv/bin/python scripts/bench_tables.py --tables 1 50 --hands 1 --timeout 300
-    .venv/bin/python scripts/bench_tables.py --postgres --processes 2 --play channel  # issue 11
+    .venv/bin/python scripts/bench_tables.py --postgres --processes 2 --play channel
 
 ``--database-url URL`` runs the bot on that PostgreSQL database, ``--postgres`` on a
 throwaway cluster this script starts (``tests/pg_cluster.py``, Debian's packages);
@@ -737,7 +737,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 50, 200], help="N values, run one after another")
     parser.add_argument("--hands", type=int, default=2, help="hands each table plays (default 2)")
     parser.add_argument("--pictures", default="1", choices=["1", "channel", "all", "0"],
-                        help="the bot's TABLE_PICTURES (issue 10): 1/channel the table message (default), "
+                        help="the bot's TABLE_PICTURES: 1/channel the table message (default), "
                              "all also private views, 0 text only")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' random choices")
     parser.add_argument("--sync", default="FULL", choices=["FULL", "NORMAL"], help="the bot's DATABASE_SYNC")
@@ -753,7 +753,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="where the bot's temporary SQLite file goes (default: the system temp dir; "
                              "/dev/shm takes the disk's fsync out of the figures)")
     parser.add_argument("--no-global-limit", action="store_true",
-                        help="the stand-in does not enforce Discord's 50 bot-token requests/s (as before issue 11): "
+                        help="the stand-in does not enforce Discord's 50 bot-token requests/s: "
                              "the bot's own CPU and latency, without discord.py's waits after a global 429")
     parser.add_argument("--profile", default=None, metavar="FILE",
                         help="run the bot under cProfile and write its statistics to FILE (figures then include it)")

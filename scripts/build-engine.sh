@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles the engine modules in place with mypyc (issue 15; setup.py lists them). Never fails the
+# Compiles the engine modules in place with mypyc (setup.py lists them). Never fails the
 # set-up: without mypy or a C compiler the engine stays pure Python. BALOOT_PURE_PYTHON=1 skips it.
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -1,4 +1,4 @@
-"""Draw the table pictures shown in README.md (issue 10) into docs/: bidding, mid-trick Hokum, hand end.
+"""Draw the table pictures shown in README.md into docs/: bidding, mid-trick Hokum, hand end.
 
     .venv/bin/python scripts/docs_pictures.py
 """

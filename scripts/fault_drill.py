@@ -1,4 +1,4 @@
-"""Fault drill (issue 14): tables under storage faults on a virtual clock; prints what was answered and healed.
+"""Fault drill: tables under storage faults on a virtual clock; prints what was answered and healed.
 
     .venv/bin/python scripts/fault_drill.py                  # 10 tables, three fault episodes
     .venv/bin/python scripts/fault_drill.py --tables 50 --seed 3

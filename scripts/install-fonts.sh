@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The table picture (issues 10, 27) draws names, Arabic ones included, with DejaVu Sans (Debian's
+# The table picture draws names, Arabic ones included, with DejaVu Sans (Debian's
 # fonts-dejavu-core; Pillow's own font has no Arabic glyphs) and the emoji in names in colour with Noto
 # Color Emoji (fonts-noto-color-emoji; without it an emoji is left out of the picture, never a box).
 # Installs what is missing when we may (root with apt-get); otherwise says how, once. Never fails the set-up.

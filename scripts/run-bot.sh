@@ -8,5 +8,5 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
 bash scripts/install-fonts.sh  # DejaVu Sans for the table picture (Arabic names)
-bash scripts/build-engine.sh  # compiled engine (issue 15); pure Python if it cannot be built
+bash scripts/build-engine.sh  # compiled engine; pure Python if it cannot be built
 exec .venv/bin/python bot.py

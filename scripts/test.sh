@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a virtual environment (if needed), installs PostgreSQL for the storage tests if missing
 # (as root, with apt-get), and runs every check: ruff, mypy, pytest.
-# The engine is compiled in place first (scripts/build-engine.sh; issue 15).
+# The engine is compiled in place first (scripts/build-engine.sh).
 # All three run even if one fails; the exit code is non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +12,7 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt 2>&1 \
   | grep -v "^WARNING: Location" || true
 .venv/bin/python -c "import discord, aiosqlite, asyncpg, dotenv, openskill, PIL, pytest, hypothesis" || exit 1
-# The storage tests run on PostgreSQL too (issue 11); they start their own throwaway cluster with
+# The storage tests run on PostgreSQL too; they start their own throwaway cluster with
 # initdb/pg_ctl. Install Debian's server when it is missing and we may (CI runs as root on Debian).
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -30,7 +30,7 @@ status=0
 echo "== ruff"; .venv/bin/python -m ruff check . || status=1
 echo "== mypy"; .venv/bin/python -m mypy || status=1
 echo "== pytest"; .venv/bin/python -m pytest "$@" || status=1
-# Issue 15: the engine and AI tests, and the differential test, on the pure-Python engine too.
+# The engine and AI tests, and the differential test, on the pure-Python engine too.
 echo "== pytest (BALOOT_PURE_PYTHON=1: engine, AI, differential)"
 BALOOT_PURE_PYTHON=1 .venv/bin/python -m pytest tests/engine tests/ai \
   || status=1

@@ -20,7 +20,7 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 BACKENDS = ("sqlite", "postgresql")
-"""The storage backends (issue 11); a test taking ``database`` runs once on each."""
+"""The storage backends; a test taking ``database`` runs once on each."""
 
 
 @pytest.fixture(scope="session")

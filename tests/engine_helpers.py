@@ -1,4 +1,4 @@
-"""Helpers for scripting engine scenarios (RULES.md R2 deal, R10 actions).
+"""Helpers for scripting engine scenarios (R2 deal, R10 actions).
 
 ``build_deck`` turns the four intended 8-card hands into the 32-card deck that
 R2 deals into exactly those hands; ``play`` runs a short text script of actions

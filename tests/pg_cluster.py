@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL cluster for the tests (issue 11): ``initdb`` in a temp dir, ``pg_ctl`` on a free port.
+"""A throwaway PostgreSQL cluster for the tests: ``initdb`` in a temp dir, ``pg_ctl`` on a free port.
 
 The cluster belongs to the test session: it listens on 127.0.0.1 only (and a
 socket in its own folder), trusts local connections, skips fsync, and is
@@ -113,7 +113,7 @@ class Cluster:
             raise
 
     def pause(self) -> None:
-        """Shut the server down (``-m fast``: every connection is dropped), keeping its data (issue 14)."""
+        """Shut the server down (``-m fast``: every connection is dropped), keeping its data."""
         self._run(self.bindir, ["pg_ctl", "-D", str(self.root / "data"), "-m", "fast", "-w", "stop"])
 
     def resume(self) -> None:

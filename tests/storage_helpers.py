@@ -1,4 +1,4 @@
-"""Helpers of the storage tests: facts read back through the methods the bot uses (issue 11)."""
+"""Helpers of the storage tests: facts read back through the methods the bot uses."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A virtual clock for the table service's ``clock`` and ``sleep`` (issue 14): minutes of turns in milliseconds.
+"""A virtual clock for the table service's ``clock`` and ``sleep``: minutes of turns in milliseconds.
 
 Every ``sleep`` on the clock waits for :meth:`VirtualClock.advance` (or
 :meth:`run_until`) to move time past its deadline. Before each step the clock

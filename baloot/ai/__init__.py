@@ -1,4 +1,4 @@
-"""AI players (issue 5): pure, standard library only, seeing only their seat's view.
+"""AI players: pure, standard library only, seeing only their seat's view.
 
 Levels: ``random`` (uniform legal play, a baseline), ``easy`` (safe cards),
 ``normal`` (a rule-based player) and ``hard`` (perfect-information Monte Carlo

@@ -1,4 +1,4 @@
-"""The safe policy that plays a seat whose turn timed out (issue 4 "Turn timer").
+"""The safe policy that plays a seat whose turn timed out.
 
 Pass in bidding (R3) and doubling (R4), declare nothing (R6), and play the
 lowest-value legal card (R1.1 values for the contract, ties broken by the

@@ -51,7 +51,7 @@ class BiddingStyle:
 NORMAL_STYLE = BiddingStyle()
 # The hard level plays better than the normal players the scores were fitted on
 # (it made 88% of its Hokum contracts against normal's 81%), so it bids 1.5
-# points bolder; doubling by search measured no better in the arena (issue 12).
+# points bolder; doubling by search measured no better in the arena.
 HARD_STYLE = BiddingStyle(open=-0.5, open_two=-1.5, last_two=-2.5)
 EASY_STYLE = BiddingStyle(
     open=4.8,

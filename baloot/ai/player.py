@@ -1,7 +1,7 @@
 """The :class:`Player` protocol every AI level implements, the random player,
 and the choices the rule-based levels share.
 
-A player sees only its seat's :class:`~baloot.engine.view.SeatView` (ARCHITECTURE.md:
+A player sees only its seat's :class:`~baloot.engine.view.SeatView` (docs/architecture.md:
 nothing hidden) and a caller-supplied ``random.Random``; it returns one of
 ``view.legal``.
 """

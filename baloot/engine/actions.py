@@ -70,7 +70,7 @@ class Action:
         suit: object = None,
     ) -> Action:
         # Parameters are ``object``: this is the boundary for actions built from outside (custom
-        # ids, records), checked here so bad input is a NotationError, never a TypeError (issue 15).
+        # ids, records), checked here so bad input is a NotationError, never a TypeError.
         # An impossible component gets key -2, which is never interned, so it reaches the checks.
         key = (
             seat,

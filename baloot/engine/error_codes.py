@@ -1,4 +1,4 @@
-"""The stable codes that every engine and table-service error carries (issue 9).
+"""The stable codes that every engine and table-service error carries.
 
 An error's English message is for logs, records and the R10 ``replay`` error
 object; what a player reads is chosen by its :class:`ErrorCode` and its
@@ -154,5 +154,5 @@ permission names (discord.py's, e.g. ``embed_links,attach_files``; see :data:`PE
 PERMISSIONS: Final = (
     "view_channel", "send_messages", "send_messages_in_threads", "create_public_threads", "embed_links", "attach_files",
 )
-"""The channel permissions the bot checks before it opens a table there (issue 10, item 7), in
+"""The channel permissions the bot checks before it opens a table there, in
 the order they are named; each has a catalog name ``perm.<name>``."""

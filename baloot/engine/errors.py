@@ -1,4 +1,4 @@
-"""The engine's error hierarchy (ARCHITECTURE.md "Habits").
+"""The engine's error hierarchy (docs/architecture.md "Habits").
 
 Every error a player or a record can cause is a :class:`BalootError`. It
 carries a stable :class:`~baloot.engine.error_codes.ErrorCode` and parameters (what a

@@ -277,7 +277,7 @@ class Hand:
     def apply(self, value: Action | object) -> None:
         """Apply one action (R2-R7); raises IllegalActionError and changes nothing.
 
-        ``value`` is checked here, so a non-action is a NotationError even when compiled (issue 15).
+        ``value`` is checked here, so a non-action is a NotationError even when compiled.
         """
         legal = self._legal
         if legal is None:

@@ -43,7 +43,7 @@ class Project:
     suit: int | None
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        # Explicit: a compiled frozen dataclass cannot be unpickled by assigning its fields (issue 15).
+        # Explicit: a compiled frozen dataclass cannot be unpickled by assigning its fields.
         return (Project, (self.type, self.mask, self.top, self.suit))
 
     @property

@@ -1,4 +1,4 @@
-"""A faster ``__init__`` for the frozen, slotted dataclasses built on every press (issue 9).
+"""A faster ``__init__`` for the frozen, slotted dataclasses built on every press.
 
 A frozen dataclass's generated ``__init__`` stores each field with
 ``object.__setattr__(self, name, value)``: a generic attribute store that looks

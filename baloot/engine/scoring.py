@@ -56,7 +56,7 @@ class HandScore:
     """The outcome of a played hand (R7), per team ``[team 0, team 1]``. Read-only.
 
     A plain class with its ``__init__`` written out (not a frozen dataclass): every hand builds one,
-    and a compiled dataclass runs the interpreted generated ``__init__`` (issue 15). It compares,
+    and a compiled dataclass runs the interpreted generated ``__init__``. It compares,
     hashes and prints as the dataclass did.
     """
 

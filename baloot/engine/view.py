@@ -41,7 +41,7 @@ class TrickView:
 class PublicView:
     """Everything a spectator at the table may know about the current hand and match.
 
-    Exactly the public facts of RULES.md: the dealer (R1), the up card (R2.2:
+    Exactly the public facts of docs/rules.md: the dealer (R1), the up card (R2.2:
     face up on the table, then known to be in the taker's hand), the bids (R3)
     and the doubling chain (R4), the contract, every card played and each
     trick's winner (R5), what kind of project each player declared and, after
@@ -147,7 +147,7 @@ def public_view(hand: Hand, match_score: tuple[int, int] | None = None,
 
     ``earlier``: a public view of the same hand at an earlier action, whose
     completed tricks (R5: they never change once taken) are reused rather than
-    drawn again (issue 9: one public view per accepted action).
+    drawn again (one public view per accepted action).
     """
     actions = hand.actions
     n_bids = hand.bidding_length if hand.bidding_length is not None else len(actions)

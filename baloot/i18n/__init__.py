@@ -1,6 +1,6 @@
 """The message catalog: every text the bot shows, in English and Arabic.
 
-ARCHITECTURE.md "Rendering is separate": the engine and the table service
+docs/architecture.md "Rendering is separate": the engine and the table service
 speak in keys and values; this package turns a key into words for a locale.
 
 >>> t("bid.pass", "ar")

@@ -121,7 +121,7 @@ _TABLE: Final = {
     "table.phase.1": "الدبل",
     "table.phase.2": "اللعب",
     "table.phase.3": "انتهت الجولة",
-    "picture.winners": "الفائزان",  # the table picture at the match's end (issue 27): the two winners
+    "picture.winners": "الفائزان",  # the table picture at the match's end: the two winners
     "table.phase_line": "{phase}",
     "result.title": "نتيجة الجولة {n}",
     "result.card_points": "نقاط الأوراق",
@@ -133,7 +133,7 @@ _TABLE: Final = {
     "result.total": "الأبناط مع المشاريع",
     "result.winner": "الفائز",
     # Worded without a verb whose subject is a player or a pair ("لصالح"): no gender, no number
-    # (issue 27); the ".team" forms (a team named "الفريق n") read the same.
+    # the ".team" forms (a team named "الفريق n") read the same.
     "result.winner_line": "الجولة لصالح **{team}**.",
     "result.winner_tie": ("تعادل في الأبناط، فالجولة لصالح **{team}** "
                           "لأن نقاط أوراق {counter} ({points}) تنتهي بالرقم {digit}."),
@@ -281,7 +281,7 @@ _NOTICES: Final = {
     "notice.started": "بدأت الصكة! أول توزيع على {name}.",
     "notice.new_hand": "الجولة {n}: التوزيع على {name}.",
     "notice.ended": "أغلق {name} الطاولة.",
-    # issue 27: every view of a closed table says how it closed
+    # every view of a closed table says how it closed
     "notice.ended_nobody": "أُغلقت الطاولة.",
     "notice.ended_vote": "أُغلقت الطاولة بتصويت لاعبيها ({votes} من {needed}).",
     "notice.ended_empty": "أُغلقت الطاولة بعد مغادرة {name}، ولم يبقَ فيها أحد.",

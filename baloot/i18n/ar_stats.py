@@ -1,4 +1,4 @@
-"""Arabic texts of the statistics commands (issue 6): leaderboard, stats card, history, record."""
+"""Arabic texts of the statistics commands: leaderboard, stats card, history, record."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Right-to-left text that reads right in Discord (issue 10, item 2).
+"""Right-to-left text that reads right in Discord.
 
 Discord lays embeds and messages out left to right. An Arabic line that
 mixes directions — a Latin name, a card ``10 ♥``, a row of numbers — is then

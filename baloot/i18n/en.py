@@ -113,7 +113,7 @@ _TABLE: Final = {
     "table.tricks_line": "{team}: {tricks}, {points}",
     "table.winning": "Winning the trick: {name}",
     "table.turn": "Turn",
-    # {deadline} is a relative Discord timestamp ("in 40 seconds"): it says when time runs out (issue 27).
+    # {deadline} is a relative Discord timestamp ("in 40 seconds"): it says when time runs out.
     "table.turn_line": "**{name}** to act — time runs out {deadline}",
     "table.turn_no_deadline": "**{name}** to act",
     "table.thrown_in": "Everyone passed: the hand is thrown in and the deal passes on.",
@@ -129,7 +129,7 @@ _TABLE: Final = {
     "table.phase.1": "Doubling",
     "table.phase.2": "Playing",
     "table.phase.3": "Hand over",
-    "picture.winners": "Winners",  # the table picture at the match's end (issue 27): the winning team
+    "picture.winners": "Winners",  # the table picture at the match's end: the winning team
     "table.phase_line": "{phase}",
     # The end of a hand (R7).
     "result.title": "Hand {n} result",
@@ -267,7 +267,7 @@ _ERRORS: Final = {
     "error.bad_option.detail": "pick one of the values the command offers.",
     "error.bot_permissions": "I cannot run a table in this channel: I am missing {missing}. "
     "Ask a server admin to allow these for me here, then try again.",
-    # Discord's names of the channel permissions the bot needs (issue 10, item 7).
+    # Discord's names of the channel permissions the bot needs.
     "perm.view_channel": "View Channel",
     "perm.send_messages": "Send Messages",
     "perm.send_messages_in_threads": "Send Messages in Threads",
@@ -296,7 +296,7 @@ _NOTICES: Final = {
     "notice.started": "The match begins! {name} deals first.",
     "notice.new_hand": "Hand {n}: {name} deals.",
     "notice.ended": "The table was closed by {name}.",
-    # issue 27: every view of a closed table says how it closed
+    # every view of a closed table says how it closed
     "notice.ended_nobody": "The table was closed.",
     "notice.ended_vote": "The table was closed by a vote of its players ({votes} of {needed}).",
     "notice.ended_empty": "The table was closed: {name} left, and no one else was seated.",
@@ -312,7 +312,7 @@ _NOTICES: Final = {
     "notice.ping_no_deadline": "{mention}, your turn at the Baloot table",
     "notice.bots_added": "Bots took the empty seats: {seated} of 4 seated.",
     "notice.acted": "{name}: {action}",
-    # a press whose saving is slow (issue 27 item 10): first the delay, then the outcome in the same message
+    # a press whose saving is slow: first the delay, then the outcome in the same message
     "notice.move_delayed": "Saving your move is taking longer than usual — the database is busy. "
                            "This message will say whether it was applied.",
     "notice.move_applied": "Saved: your move was applied.",

@@ -1,4 +1,4 @@
-"""English slash-command texts and the rules summary (RULES.md in short).
+"""English slash-command texts and the rules summary (docs/rules.md in short).
 
 Command and option names follow Discord's rules: 1–32 characters, lowercase,
 no spaces; descriptions at most 100 characters (a test checks both).

@@ -1,4 +1,4 @@
-"""English texts of the statistics commands (issue 6): leaderboard, stats card, history, record."""
+"""English texts of the statistics commands: leaderboard, stats card, history, record."""
 
 from __future__ import annotations
 

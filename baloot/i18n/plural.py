@@ -62,7 +62,7 @@ _AR: Final[Mapping[str, Mapping[str, str]]] = {
               "many": "{n} جولة", "other": "{n} جولة"},
     "games": {"zero": "{n} صكة", "one": "صكة واحدة", "two": "صكتان", "few": "{n} صكات",
               "many": "{n} صكة", "other": "{n} صكة"},
-    # A match is a صكة, as at the table (issue 27), not مباراة.
+    # A match is a صكة, as at the table, not مباراة.
     "matches": {"zero": "{n} صكة", "one": "صكة واحدة", "two": "صكتان", "few": "{n} صكات",
                 "many": "{n} صكة", "other": "{n} صكة"},
     "players": {"zero": "{n} لاعب", "one": "لاعب واحد", "two": "لاعبان", "few": "{n} لاعبين",

@@ -1,6 +1,6 @@
 """Everything the bot shows, as plain dicts shaped like Discord's JSON (no discord import).
 
-ARCHITECTURE.md "Rendering is separate": the cogs turn these payloads into
+docs/architecture.md "Rendering is separate": the cogs turn these payloads into
 discord objects. Every payload has ``content``, ``embeds`` (embed dicts),
 ``components`` (action rows of buttons) and ``allowed_mentions``, and stays
 within Discord's limits (:func:`check_limits`).

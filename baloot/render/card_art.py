@@ -1,4 +1,4 @@
-"""Card faces and suit pips drawn by the project (issue 10): no downloaded art, no font glyph for ♥.
+"""Card faces and suit pips drawn by the project: no downloaded art, no font glyph for ♥.
 
 Suit shapes are polygons and ellipses drawn at four times their size and
 scaled down (antialiasing); hearts and diamonds are red, spades and clubs
@@ -32,7 +32,7 @@ AnyFont: TypeAlias = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 RED: Final[RGB] = (200, 30, 40)
 BLACK: Final[RGB] = (25, 25, 30)
-BLUE: Final[RGB] = (25, 90, 200)  # diamonds in the four-colour deck (issue 27)
+BLUE: Final[RGB] = (25, 90, 200)  # diamonds in the four-colour deck
 GREEN: Final[RGB] = (20, 130, 55)  # clubs in the four-colour deck
 CARD_BG: Final[RGB] = (252, 250, 244)
 CARD_EDGE: Final[RGB] = (120, 120, 120)
@@ -164,7 +164,7 @@ def draw_card_face(index: int, width: int) -> Image.Image:
 
 
 def draw_emoji_face(index: int, size: int, four: bool = False) -> Image.Image:
-    """Card ``index`` for a button's emoji, which Discord shows about 22 px tall (issue 27): a square card with
+    """Card ``index`` for a button's emoji, which Discord shows about 22 px tall: a square card with
     the rank in its upper half and the suit filling its lower half, so that the suit reads at that size as well
     as the rank (the full face's pips are 6 px there); ``four``: the four-colour deck (:func:`suit_color`)."""
     card = ALL_CARDS[index]

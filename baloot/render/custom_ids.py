@@ -17,10 +17,10 @@ An action button's id is ``bl:{table}:{seat}:{hand}:{index}:{code}``:
 A table button (on the channel message) is ``bl:{table}:{kind}`` with kind
 ``mine`` ("My hand").
 
-A result button (issue 10 item 6, "Details" on a finished hand's table message)
+A result button ("Details" on a finished hand's table message)
 is ``bl:{table}:result:{hand}`` with the hand's 0-based number (0..999).
 
-A lobby button (issue 10) is ``bl:{table}:lobby:{op}`` or ``bl:{table}:lobby:{op}:{arg}``:
+A lobby button is ``bl:{table}:lobby:{op}`` or ``bl:{table}:lobby:{op}:{arg}``:
 ``join`` (``arg`` ``t1``/``t2`` a team, ``s1``–``s4`` a seat, none: the first free seat),
 ``leave``, ``bots`` (``arg`` the level) and ``start``. Every number is range-checked.
 
@@ -55,7 +55,7 @@ RESULT_ID_TEMPLATE: Final = rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):result:(?P
 """The DynamicItem template of a result button (named groups: table, hand)."""
 _RESULT_RE: Final = re.compile(RESULT_ID_TEMPLATE)
 LOBBY_OPS: Final = ("join", "leave", "bots", "start", "quit")
-"""``quit``: the last person at a table leaves during its match after being told that this closes it (issue 27)."""
+"""``quit``: the last person at a table leaves during its match after being told that this closes it."""
 BOT_LEVEL_NAMES: Final = ("easy", "normal", "hard")
 """The bot levels a lobby button may name (``baloot.tables.BOT_LEVELS``; a test checks they agree)."""
 LOBBY_ID_TEMPLATE: Final = (

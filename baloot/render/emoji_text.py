@@ -1,4 +1,4 @@
-"""Names with emoji in the table picture (issue 27): letters in DejaVu Sans, emoji in colour, never a box.
+"""Names with emoji in the table picture: letters in DejaVu Sans, emoji in colour, never a box.
 
 Discord shows a display name's emoji in colour; a font without that glyph
 draws its ``.notdef`` box instead ("Carol ▯"). A name is split into runs

@@ -90,8 +90,8 @@ def hand_components(info: TableInfo, view: SeatView, hand_no: int, locale: str,
     """Action buttons for every legal non-card action, then every held card (legal ones enabled).
 
     ``held``: the seat's cards already sorted (:func:`~.text.sort_cards`), when the caller has them.
-    ``card_emojis``: Discord's JSON of the emoji shown beside a card's text, by card index (issue 10:
-    the application's card emojis, as far as the bot has them).
+    ``card_emojis``: Discord's JSON of the emoji shown beside a card's text, by card index
+    (the application's card emojis, as far as the bot has them).
     """
     seat = view.seat
     prefix = action_id_prefix(info.table_id, seat, (hand_no, len(view.history)))
@@ -120,7 +120,7 @@ def hand_components(info: TableInfo, view: SeatView, hand_no: int, locale: str,
 
 
 def _status(info: TableInfo, view: SeatView, locale: str) -> str:
-    if info.closed is not None:  # closed: nobody's turn any more, whatever the hand was at (issue 27)
+    if info.closed is not None:  # closed: nobody's turn any more, whatever the hand was at
         return notice_text(info.closed, info, locale) or t("hand.over", locale)
     if view.phase == Phase.FINISHED:
         return t("hand.over", locale)
@@ -136,7 +136,7 @@ def _status(info: TableInfo, view: SeatView, locale: str) -> str:
 @quick_init
 @dataclass(frozen=True, slots=True)
 class SharedFields:
-    """The embed fields every seat's view of one hand state shows alike, in one locale (issue 9).
+    """The embed fields every seat's view of one hand state shows alike, in one locale.
 
     Drawn from the public fields only (the same in each seat's view), so one
     drawing serves the four private views refreshed after an action. The
@@ -275,7 +275,7 @@ def render_hand(info: TableInfo, view: SeatView, hand_no: int, locale: str,
 
 
 def render_plays_elsewhere(info: TableInfo, seat: int, hand_no: int, channel: str, locale: str) -> Payload:
-    """The DM of a player who plays in an ephemeral "My hand" view (issue 10 item 9, issue 11 part 3).
+    """The DM of a player who plays in an ephemeral "My hand" view.
 
     It says plainly where play continues and shows no cards and no buttons, so it
     never goes stale: it is redrawn once, not at every trick (each DM edit spends

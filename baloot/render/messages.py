@@ -21,7 +21,7 @@ BLUE: Final = 0x3498DB
 
 
 def render_rules(locale: str, rules: Rules | None = None) -> Payload:
-    """The rules in short (RULES.md): contracts, bidding, doubling, play, card values, projects, scoring."""
+    """The rules in short (docs/rules.md): contracts, bidding, doubling, play, card values, projects, scoring."""
     loc = resolve_locale(locale)
     target = (rules or Rules()).target
     embed: dict[str, Any] = {
@@ -72,7 +72,7 @@ def _content(text: str, locale: str) -> Payload:
 
 
 def render_last_leave(table_id: str, locale: str) -> Payload:
-    """The answer to the last person's leave during a match (issue 27): what leaving does (the table closes,
+    """The answer to the last person's leave during a match: what leaving does (the table closes,
     its match is recorded as abandoned), and one button to do it; dismissing the message keeps them seated."""
     loc = resolve_locale(locale)
     payload = _content(t("error.last_player", loc), loc)
@@ -82,7 +82,7 @@ def render_last_leave(table_id: str, locale: str) -> Payload:
 
 def render_left(name: str, status_live: bool, abandoned: bool, locale: str) -> Payload:
     """The private answer to a leave: who stood up, and whether the table closed because no one is left
-    (and its match was recorded as abandoned) (issue 27)."""
+    (and its match was recorded as abandoned)."""
     if status_live:
         return render_text("notice.left", locale, name=name)
     return render_text("notice.left_closed_match" if abandoned else "notice.left_closed", locale, name=name)

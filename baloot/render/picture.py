@@ -1,4 +1,4 @@
-"""A picture of the table (issue 10): four seats, the trick in the middle, the contract and the score.
+"""A picture of the table: four seats, the trick in the middle, the contract and the score.
 
 :func:`table_picture` draws a PNG from a hand's :class:`~baloot.engine.view.PublicView`
 (never a seat's view: the picture cannot show a hidden card) and the
@@ -12,7 +12,7 @@ What is drawn is first reduced to a :class:`PictureState` (only the facts the
 picture shows); that is also the cache key, so re-drawing an unchanged state
 costs a dictionary look-up. Card faces come from :mod:`.card_art`, drawn once.
 
-A new state is put together from tiles (issue 9: a picture per edit was the
+A new state is put together from tiles (a picture per edit was the
 bot's largest cost at 100 tables): every element (a panel, a name plate, a
 card) sits at a fixed place on a fixed background and no two overlap, so each
 is composited over its piece of the background and mapped to the fixed
@@ -69,7 +69,7 @@ WHITE: Final[RGB] = (245, 245, 240)
 MUTED: Final[RGB] = (175, 200, 185)
 PANEL: Final[RGB] = (12, 52, 36)
 
-# Issue 27: Discord shows the picture about 400 px wide, half its size: every text is at least MIN_TEXT pixels
+# Discord shows the picture about 400 px wide, half its size: every text is at least MIN_TEXT pixels
 # here (10 on screen), names and numbers larger; a name too long shrinks down to MIN_TEXT, then is cut.
 MIN_TEXT: Final = 20
 NAME_TEXT: Final = 28
@@ -182,7 +182,7 @@ def picture_state(
             suits[seat] = bid.suit
         subtitles[seat] = " · ".join(parts)
     trick = _trick_shown(view)
-    if viewer is None:  # each name on its own line: a partner is never cut off (issue 27)
+    if viewer is None:  # each name on its own line: a partner is never cut off
         labels: tuple[tuple[str, ...], ...] = tuple((names[team], names[team + 2]) for team in (0, 1))
     else:
         labels = tuple((t("team.us" if viewer & 1 == team else "team.them", loc),) for team in (0, 1))
@@ -195,7 +195,7 @@ def picture_state(
         subtitles=(subtitles[0], subtitles[1], subtitles[2], subtitles[3]),
         subtitle_suits=(suits[0], suits[1], suits[2], suits[3]),
         phase=int(view.phase),
-        to_move=None if info.closed is not None else view.to_move,  # closed: no plate lit (issue 27)
+        to_move=None if info.closed is not None else view.to_move,  # closed: no plate lit
         contract=view.contract,
         trump=view.trump,
         level=view.level,
@@ -624,7 +624,7 @@ def _compose(state: PictureState) -> Image.Image:
 
 def _sample(phase: int, contract: str | None, trump: int | None, level: int, trick: tuple[tuple[int, int], ...],
             up_card: int | None, winner: int | None) -> PictureState:
-    names = ("Ali 😀", "Omar 🔥", "Saad 💙", "Faisal 🌙")  # emoji colours in the palette too (issue 27)
+    names = ("Ali 😀", "Omar 🔥", "Saad 💙", "Faisal 🌙")  # emoji colours in the palette too
     return PictureState(
         locale="en", bottom=0, us_them=False, names=names, away=(False, True, False, False),
         subtitles=("Dealer", "Hokum", "", "Pass"), subtitle_suits=(None, 1, None, None), phase=phase, to_move=2,

@@ -19,7 +19,7 @@ GREEN: Final = 0x2ECC71
 
 
 def team_label(info: TableInfo, team: int, locale: str, viewer: int | None = None) -> str:
-    """A team by its players' names (``Ali & Omar``), or ``Us``/``Them`` for a seat's own view (issue 10)."""
+    """A team by its players' names (``Ali & Omar``), or ``Us``/``Them`` for a seat's own view."""
     return team_name(info, team, locale, viewer=viewer)
 
 
@@ -53,7 +53,7 @@ def _rule_line(info: TableInfo, hand: HandSummary, winner: int, locale: str) -> 
         if winner == hand.declarers:
             return t("result.rule.own", locale)
         return t("result.rule.lost", locale, team=team_label(info, winner, locale), total=total)
-    if not hand.projects:  # issue 10: no "projects × 2" when nobody declared a project
+    if not hand.projects:  # no "projects × 2" when nobody declared a project
         return t("result.rule.multiplied_plain", locale, factor=level, level=level_text(level, locale), total=total)
     return t("result.rule.multiplied", locale, factor=level, level=level_text(level, locale),
              total=total, pfactor=hand.project_factor)
@@ -65,7 +65,7 @@ def sawa_field(info: TableInfo, view: PublicView, locale: str) -> dict[str, Any]
         return None
     seat, shown = view.sawa
     cards = cards_text(sort_cards(shown, view.trump, view.contract == "sun"), locale)
-    claimed = count("last_tricks", 8 - len(view.tricks), locale)  # "the last trick", "آخر أكلتين" (issue 27)
+    claimed = count("last_tricks", 8 - len(view.tricks), locale)  # "the last trick", "آخر أكلتين"
     return _field(t("result.sawa", locale), t("result.sawa_line", locale, name=seat_name(info, seat, locale),
                                                tricks=claimed, cards=cards))
 
@@ -77,7 +77,7 @@ def winner_line(info: TableInfo, hand: HandSummary, locale: str) -> str:
     if hand.kaboot is not None:
         return t(team_key(info, winner, "result.kaboot_line"), locale, team=team_label(info, winner, locale),
                  kaboot=t("kaboot", locale))
-    if game[0] == game[1]:  # said plainly (issue 27): whose card points, and the digit they end in
+    if game[0] == game[1]:  # said plainly: whose card points, and the digit they end in
         counting = hand.counting_team if hand.counting_team is not None else 1 - (hand.declarers or 0)
         points = hand.card_points[counting]
         return t(team_key(info, winner, "result.winner_tie"), locale, team=team_label(info, winner, locale),
@@ -88,7 +88,7 @@ def winner_line(info: TableInfo, hand: HandSummary, locale: str) -> str:
 def compact_result_embed(
     info: TableInfo, sheet: MatchSummary, index: int, locale: str, view: PublicView | None = None
 ) -> dict[str, Any] | None:
-    """The end of hand ``index`` in a few lines (issue 10 item 6): who won, the hand's score, the match.
+    """The end of hand ``index`` in a few lines: who won, the hand's score, the match.
 
     The full R7 breakdown is one press away (the "Details" button, :func:`~.table.render_result`).
     """

@@ -174,7 +174,7 @@ def up_card_text(view: View, locale: str) -> str | None:
 
 def turn_line(view: View, info: TableInfo, locale: str) -> str | None:
     """``**Ali** to act — in 42 seconds`` with a Discord relative timestamp; once the table is closed, the
-    line saying so (and by whom) instead: nobody is to act any more (issue 27)."""
+    line saying so (and by whom) instead: nobody is to act any more."""
     if info.closed is not None:
         return notice_text(info.closed, info, locale)
     if view.to_move is None:
@@ -197,7 +197,7 @@ def notice_text(notice: Notice | None, info: TableInfo, locale: str) -> str | No
             params[word] = count(word, value, locale)
     if notice.seat is not None:
         params["name"] = seat_name(info, notice.seat, locale)
-        if notice.key == "notice.joined_with":  # the partner by name, not "Team n" (issue 10)
+        if notice.key == "notice.joined_with":  # the partner by name, not "Team n"
             params["partner"] = seat_name(info, (notice.seat + 2) % 4, locale)
     if notice.action is not None:
         params["action"] = action_text(notice.action, locale)

@@ -1,4 +1,4 @@
-"""What the statistics commands show (issue 6): leaderboard pages, stats cards, histories.
+"""What the statistics commands show: leaderboard pages, stats cards, histories.
 
 Payloads are plain dicts like the rest of :mod:`baloot.render`. Players are
 named by mention (``<@id>``; no one is pinged) so Discord shows each
@@ -73,8 +73,8 @@ Names = Mapping[int, str]
 
 
 def mention(user_id: int | None, loc: str, names: Names | None = None, seat: int | None = None) -> str:
-    """A player by their stored display name (isolated, issue 10), else a mention; a bot by its seat's
-    name as at the table (``Bot 2``, issue 27), or the word for a bot where no seat is known."""
+    """A player by their stored display name (isolated), else a mention; a bot by its seat's
+    name as at the table (``Bot 2``), or the word for a bot where no seat is known."""
     if user_id is None:
         return t("stats.history.bot", loc) if seat is None else bot_name(seat, loc)
     if names and user_id in names:
@@ -114,7 +114,7 @@ def render_leaderboard(page: LeaderboardPage, server: ServerTally, locale: str,
                        names: Names | None = None) -> Payload:
     """A leaderboard page with the server's totals of the period; Previous/Next when there are more pages."""
     loc = resolve_locale(locale)
-    # A rating board with matches played but nobody on it: those matches had bots, which rate nobody (issue 6)
+    # A rating board with matches played but nobody on it: those matches had bots, which rate nobody
     empty = "stats.board.empty_rated" if page.sort is BoardSort.RATING and server.matches else "stats.board.empty"
     lines = [_board_line(page, i, loc, names) for i in range(len(page.entries))] or [t(empty, loc)]
     head = t("stats.board.server", loc, matches=count("matches", server.matches, loc),

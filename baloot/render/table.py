@@ -63,7 +63,7 @@ def my_hand_components(info: TableInfo, locale: str, result: int | None = None, 
     """The table message's "My hand" button row, with "Details" (hand ``result``'s R7 breakdown) once it ended.
 
     ``live``: the table still runs. Once it is closed only "Details" stays, answered from the stored
-    hands for as long as the message lives (issue 27)."""
+    hands for as long as the message lives."""
     buttons = [button(t("button.my_hand", locale), encode_table_id(info.table_id, "mine"), PRIMARY)] if live else []
     if result is not None:
         buttons.append(button(t("button.details", locale), encode_result_id(info.table_id, result), SECONDARY))
@@ -72,7 +72,7 @@ def my_hand_components(info: TableInfo, locale: str, result: int | None = None, 
 
 def thrown_in_before(sheet: MatchSummary, index: int) -> int:
     """How many deals right before hand ``index`` were thrown in (R4: everyone passed twice, the deal
-    passes on). Their channel message is folded into this hand's (issue 10 item 6)."""
+    passes on). Their channel message is folded into this hand's."""
     count = 0
     while 0 <= index - 1 - count < len(sheet.hands) and sheet.hands[index - 1 - count].outcome == Outcome.THROWN_IN:
         count += 1
@@ -88,7 +88,7 @@ def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: i
                 pictured: bool = False) -> dict[str, Any]:
     """The state of hand ``index`` from its public view: seats, bids, contract, doubling, projects, tricks, turn.
 
-    ``pictured``: the table's picture is shown with it (issue 27 item 8), so the text keeps only what the
+    ``pictured``: the table's picture is shown with it, so the text keeps only what the
     picture cannot carry (the turn's deadline, who holds the trick, the bids in order, the doubling chain,
     projects and Baloot, tricks and card points, the target) and, for a screen reader, the contract, the trick
     and the score, each on one line; the teams, the dealer, the up card, the phase and the last trick, which
@@ -129,7 +129,7 @@ def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: i
 
 def _description(info: TableInfo, view: PublicView, sheet: MatchSummary, index: int, locale: str,
                  phase: bool) -> list[str]:
-    """The turn and who holds the trick first (issue 10), the deals folded in, how the hand ended, the notice."""
+    """The turn and who holds the trick first, the deals folded in, how the hand ended, the notice."""
     description = [line for line in (turn_line(view, info, locale), winning_line(view, info, locale)) if line]
     folded = thrown_in_before(sheet, index)
     if folded:
@@ -188,7 +188,7 @@ def render_table(
     """The table message of hand ``index`` (default: the match's latest hand), drawn from its public view.
 
     ``pictured``: the table's picture goes with it, so the running hand's text is the compact one
-    (:func:`table_embed`, issue 27).
+    (:func:`table_embed`).
 
     ``view`` is the :class:`~baloot.engine.view.PublicView` of that hand (never a
     seat's view: the channel shows only what everyone may know) and ``sheet``
@@ -201,9 +201,9 @@ def render_table(
     over = sheet.winner is not None and i == len(sheet.hands) - 1
     compact = None if over else compact_result_embed(info, sheet, i, loc, view)
     if compact is not None:
-        # Issue 10 item 6: a finished hand shrinks to who won and the scores; "Details" shows the rest.
+        # A finished hand shrinks to who won and the scores; "Details" shows the rest.
         closed = notice_text(info.closed, info, loc)
-        if closed is not None:  # the table closed after this hand: say so; "Details" stays (issue 27)
+        if closed is not None:  # the table closed after this hand: say so; "Details" stays
             compact = compact | {"description": compact["description"] + "\n" + closed}
         return orient_payload({
             "content": "",
@@ -245,7 +245,7 @@ def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None, *, st
     """The table before the match starts: who sits where, the target, the options.
 
     ``started``: the match has begun; the lobby message stays, saying so instead of "waiting for
-    players" and without its buttons (issue 27)."""
+    players" and without its buttons."""
     loc = resolve_locale(locale if locale is not None else info.language)
     seats = "\n".join(
         f"{t('seat.number', loc, n=s + 1)}: "
@@ -277,7 +277,7 @@ def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None, *, st
 
 
 def lobby_components(info: TableInfo, locale: str) -> list[dict[str, Any]]:
-    """The lobby's buttons (issue 10): join team 1 / team 2, leave; add bots of a level; start."""
+    """The lobby's buttons: join team 1 / team 2, leave; add bots of a level; start."""
     table = info.table_id
     first = [
         button(t("lobby.join_team", locale, n=1), LobbyId(table, "join", team=0).encode(), PRIMARY),

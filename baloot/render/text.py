@@ -158,7 +158,7 @@ def default_bot_name(seat: int) -> str:
 
 def bot_name(seat: int, locale: str) -> str:
     """A default-named bot in ``locale``: ``Bot 4``, ``بوت 4`` (isolated). Its number is written in
-    Western digits like every other number the bot shows, in the picture too (issue 27)."""
+    Western digits like every other number the bot shows, in the picture too."""
     return isolate(t("bot.name", locale, n=seat + 1))
 
 
@@ -177,7 +177,7 @@ def seat_name(info: TableInfo, seat: int, locale: str, *, marks: bool = True) ->
     """A seat's display name, escaped, cut and isolated, with (bot)/(away) marks.
 
     A bot with the service's default name is named in the locale (``Bot 4``, ``بوت 4``) and gets
-    no (bot) mark: its name already says so (issue 10).
+    no (bot) mark: its name already says so.
     """
     raw = info.names[seat]
     if raw is None:

@@ -1,4 +1,4 @@
-"""Ratings, statistics, leaderboards and game history (issue 6), derived from stored R10 records.
+"""Ratings, statistics, leaderboards and game history, derived from stored R10 records.
 
 - :mod:`.facts` — replaying a finished match once into per-hand facts and per-seat tallies;
 - :mod:`.rating` — openskill (Plackett-Luce) team ratings and the shown conservative number;

@@ -13,7 +13,7 @@ The shown rating is conservative — a player is probably at least this good:
 so a new player shows 1000 (mu − 3σ = 0) and climbs as matches shrink
 their sigma; a strong regular reaches about 2000. Ratings are kept per server.
 
-Rules of issue 6 applied here: a player who left the match early (left or
+Recording rules applied here: a player who left the match early (left or
 was away at the end) is rated as having lost, whatever their team did; a
 seat played by a bot takes part with a fixed new-player rating that is never
 stored (bot seats are only rated at all when the server opted in).

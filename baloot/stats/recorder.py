@@ -7,7 +7,7 @@ and writes, in one transaction, the hand facts, every human's period totals,
 partnerships, server totals and ratings. Register it before the Discord
 listener so that what is announced is already counted.
 
-Rules (issue 6): an abandoned match counts for nothing except an abandon for
+Rules: an abandoned match counts for nothing except an abandon for
 each player who had left it; a finished match counts for every human seat,
 and changes ratings only if it had no bot seat or the server opted in
 (``GuildSettings.ai_rated``). A player who left early (``left_early``) gets

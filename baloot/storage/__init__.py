@@ -1,4 +1,4 @@
-"""Persistence for the bot (issues 4 and 11, ARCHITECTURE.md): the only place with SQL.
+"""Persistence for the bot (docs/architecture.md): the only place with SQL.
 
 Two backends behind one interface: SQLite through aiosqlite (a file; the
 default) and PostgreSQL through asyncpg (a ``postgresql://`` URL). Callers

@@ -1,4 +1,4 @@
-"""The database behind the storage layer: one interface, two backends (issue 11).
+"""The database behind the storage layer: one interface, two backends.
 
 :class:`Database` is a migrated database; its :meth:`Database.transaction`
 hands out a :class:`Connection` whose statements commit together (or, on any
@@ -38,8 +38,8 @@ class StorageConflict(StorageError):
 
 
 class SeatedElsewhere(StorageConflict):
-    """The user already sits at another live table (one table per user, issue 4; enforced by the
-    database's ``seated_users`` key across bot processes, issue 11); nothing was written."""
+    """The user already sits at another live table (one table per user; enforced by the
+    database's ``seated_users`` key across bot processes); nothing was written."""
 
     def __init__(self, user_id: int, table_id: int) -> None:
         super().__init__(f"user {user_id} is already seated at table {table_id}")

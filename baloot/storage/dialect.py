@@ -1,4 +1,4 @@
-"""What differs between the two SQL backends (issue 11): column types, placeholders, a few functions.
+"""What differs between the two SQL backends: column types, placeholders, a few functions.
 
 The schema and every query are written once. Queries use ``?`` placeholders
 (SQLite's), which :func:`Dialect.sql` turns into PostgreSQL's ``$1, $2, ...``.

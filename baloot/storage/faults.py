@@ -1,4 +1,4 @@
-"""A fault-injection seam for storage (issue 14): make chosen calls raise :class:`StorageUnavailable`.
+"""A fault-injection seam for storage: make chosen calls raise :class:`StorageUnavailable`.
 
 :func:`inject_faults` wraps every public ``async`` method of one storage
 object (SQLite's :class:`~baloot.storage.Storage`, or any backend with the

@@ -1,4 +1,4 @@
-"""Shard leases with an epoch (issue 11): which bot process drives the tables of each shard.
+"""Shard leases with an epoch: which bot process drives the tables of each shard.
 
 A guild's tables belong to the process holding the guild's shard (Discord sends
 the guild's events to shard ``(guild_id >> 22) % shard_count`` only). Processes
@@ -11,7 +11,7 @@ grows by one each time the lease is taken, and when it expires unless renewed.
   same holder are refused too), and reports those another live holder keeps.
   A lease whose holder the taker proves dead (``gone``: the same host, its
   process gone; :mod:`baloot.tables.holders`) is free at once, not when it
-  runs out (issue 27 item 11: a crashed process restarted at once).
+  runs out (a crashed process restarted at once).
   Takers run one at a time (PostgreSQL: an advisory lock; SQLite: its one writer).
 - :func:`renew` pushes the expiry of held leases on; a lease found taken is lost.
 - Every table write of a holder carries its :class:`Fence` (shard, holder, epoch),

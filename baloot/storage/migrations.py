@@ -1,4 +1,4 @@
-"""The database schema as numbered migrations (issue 4 "Persistence", issue 6 "Storage", issue 11).
+"""The database schema as numbered migrations.
 
 Each migration is ``(version, SQL)``, written once for both backends: only the
 types differ, named by the tokens ``{ID}``, ``{FLOAT}`` and ``{AUTO_ID}`` that
@@ -297,14 +297,14 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
     ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
-4 statistics and ratings derived from the results (issue 6; rebuilt from the records at will),
-5 Sawa claims (R12) in the statistics (issue 12),
-6 players: each user's chosen language and latest display name (issue 10),
-7 seated users: one live table per user, enforced by the database across bot processes (issue 11;
-a partial index on ``seats`` cannot see its table's status, so the seats of live tables are kept
+4 statistics and ratings derived from the results (rebuilt from the records at will),
+5 Sawa claims (R12) in the statistics,
+6 players: each user's chosen language and latest display name,
+7 seated users: one live table per user, enforced by the database across bot processes
+(a partial index on ``seats`` cannot see its table's status, so the seats of live tables are kept
 here, one row per user; the oldest table wins where processes had already seated a user twice),
 8 shard leases: which bot process drives the tables of each shard, with an epoch every table
-write checks (issue 11, :mod:`.leases`), 9 a seated player's vote to end the table (``seats.end_vote``:
+write checks (:mod:`.leases`), 9 a seated player's vote to end the table (``seats.end_vote``:
 accepted and announced, so kept across a restart; cleared when the seat changes hands or is left)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]

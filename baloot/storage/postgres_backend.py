@@ -1,4 +1,4 @@
-"""PostgreSQL through asyncpg with a connection pool: for a bot past one machine (issue 11).
+"""PostgreSQL through asyncpg with a connection pool: for a bot past one machine.
 
 Chosen by ``DATABASE_URL=postgresql://user:pass@host/db``. Each transaction
 takes a connection from the pool, so the writes of different tables run side
@@ -129,7 +129,7 @@ class PostgresDatabase(Database):
 
     def __init__(self, pool: Any, url: str = "") -> None:
         self._pool = pool
-        self.url = url  # for the dedicated LISTEN connection (issue 11)
+        self.url = url  # for the dedicated LISTEN connection
         self._turns: set[asyncio.Task[None]] = set()
         self.closed = False
 
@@ -185,13 +185,13 @@ class PostgresDatabase(Database):
             return list(await self._pool.fetch(POSTGRESQL.sql(sql), *params))
 
     async def notify(self, channel: str, payload: str) -> None:
-        """``NOTIFY channel, payload`` (issue 11: a DM press forwarded to the process holding its table)."""
+        """``NOTIFY channel, payload`` (a DM press forwarded to the process holding its table)."""
         with mapped():
             await self._pool.execute("SELECT pg_notify($1, $2)", channel, payload)
 
     async def take_turn(self, key: int, hold: float) -> None:
-        """Wait for the session advisory lock ``key``, and keep it ``hold`` seconds after returning (issue 11:
-        one identify per bucket per 5 s across processes). A process that dies lets it go with its connection."""
+        """Wait for the session advisory lock ``key``, and keep it ``hold`` seconds after returning
+        (one identify per bucket per 5 s across processes). A process that dies lets it go with its connection."""
         with mapped():
             conn = await self._pool.acquire()
             try:

@@ -1,4 +1,4 @@
-"""SQL for match results (R8 outcome + R10 record), shaped for issue 6's leaderboards.
+"""SQL for match results (R8 outcome + R10 record), shaped for the leaderboards.
 
 ``match_results`` holds one row per match that ended (finished or abandoned)
 with the final score, the winner, the record and the user at each seat;

@@ -28,7 +28,7 @@ class TableStatus(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
-    """A server's settings: channel language and whether matches with bots are rated (issue 6)."""
+    """A server's settings: channel language and whether matches with bots are rated."""
 
     guild_id: int
     language: str | None = None
@@ -100,7 +100,7 @@ class StoredHand:
 
 @dataclass(frozen=True, slots=True)
 class ResultSeat:
-    """One seat of a match result: who sat there and how it went for them (issue 6)."""
+    """One seat of a match result: who sat there and how it went for them."""
 
     seat: int
     user_id: int | None

@@ -194,7 +194,7 @@ class SqliteDatabase(Database):
         """One write statement, committed on its own (autocommit: SQLite makes a single statement atomic).
 
         One trip to the database thread instead of three (BEGIN, the statement, COMMIT): the
-        hot path of every accepted action (issue 9, bot CPU per press). The lock keeps it out of
+        hot path of every accepted action (bot CPU per press). The lock keeps it out of
         another coroutine's open transaction.
         """
         async with self._lock:

@@ -1,4 +1,4 @@
-"""Refuse at start-up what cannot be written (issue 14 item 4).
+"""Refuse at start-up what cannot be written.
 
 :func:`check_database` opens the database as the bot will (creating its
 folder and file, WAL, migrations), then proves that it can write with a real

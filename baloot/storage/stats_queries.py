@@ -1,4 +1,4 @@
-"""SQL that reads statistics, ratings, history and records (issue 6), each an indexed lookup.
+"""SQL that reads statistics, ratings, history and records, each an indexed lookup.
 
 No query replays a record or scans a server's matches: leaderboards read
 ``player_period_stats`` through the index of their order, a stats card reads

@@ -1,4 +1,4 @@
-"""Values of the statistics and ratings tables (issue 6, migration 4): frozen rows, no SQL.
+"""Values of the statistics and ratings tables (migration 4): frozen rows, no SQL.
 
 The facts are derived from finished matches' R10 records by :mod:`baloot.stats`;
 these classes are what it writes and what the queries return.

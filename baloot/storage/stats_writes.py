@@ -1,4 +1,4 @@
-"""SQL that writes the derived statistics and ratings (issue 6, migration 4).
+"""SQL that writes the derived statistics and ratings (migration 4).
 
 Every function runs inside a transaction the caller holds
 (:meth:`Database.transaction`); :mod:`baloot.stats.recorder` decides what to

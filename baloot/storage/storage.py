@@ -1,4 +1,4 @@
-"""The storage layer (issue 4 "Persistence", issue 11 "two backends"): the only place with SQL.
+"""The storage layer: the only place with SQL.
 
 :class:`Storage` stores tables and seats, the game log of every match (each
 hand's deck and every accepted action, from which the R10 record is
@@ -110,7 +110,7 @@ class Storage:
                 await leases.check(db, fence)
             yield db
 
-    # -- shard leases (issue 11) --------------------------------------------------------------
+    # -- shard leases -------------------------------------------------------------------------
     async def take_leases(self, shard_count: int, shard_ids: Sequence[int], holder: str, ttl: float,
                           gone: Callable[[str], bool] | None = None) -> LeaseGrant:
         """Take the leases of these shards that no other live holder keeps (see :mod:`.leases`); ``gone``
@@ -134,7 +134,7 @@ class Storage:
         now = self.clock()
         return next((x for x in await leases.leases(self.db) if x.shard_id == shard_id and x.expires_at > now), None)
 
-    # -- messages between bot processes (issue 11; PostgreSQL only) --------------------------------
+    # -- messages between bot processes (PostgreSQL only) ------------------------------------------
     @property
     def notifies(self) -> bool:
         """Whether processes sharing this database can message each other (PostgreSQL LISTEN/NOTIFY)."""
@@ -145,7 +145,7 @@ class Storage:
 
     async def identify_turn(self, bucket: int, spacing: float) -> None:
         """Wait until no other process sharing this database identified a shard of ``bucket`` (``shard_id %
-        max_concurrency``) in the last ``spacing`` seconds, and take the turn (issue 11). PostgreSQL only."""
+        max_concurrency``) in the last ``spacing`` seconds, and take the turn. PostgreSQL only."""
         take_turn = getattr(self.db, "take_turn", None)
         if take_turn is None:
             raise StorageUnavailable("this database cannot space identifies across processes (PostgreSQL only)")
@@ -179,7 +179,7 @@ class Storage:
             (settings.guild_id, settings.language, int(settings.ai_rated)),
         )
 
-    # -- players (issue 10) ---------------------------------------------------------
+    # -- players --------------------------------------------------------------------
     async def player_languages(self) -> dict[int, str]:
         """Every user's chosen language (``/baloot language`` for oneself), by user id."""
         rows = await self.db.fetch_all("SELECT user_id, language FROM players WHERE language IS NOT NULL")
@@ -414,7 +414,7 @@ class Storage:
         The primary key (table, hand, index) makes a duplicate impossible: a
         second write of the same index raises :class:`StorageConflict`. With
         ``fence``, the write is refused (:class:`LeaseLost`, nothing stored) once
-        another process has taken the table's shard lease (issue 11).
+        another process has taken the table's shard lease.
         """
         now = self.clock()
         insert = """INSERT INTO actions (table_id, hand_no, idx, action, by_user_id, auto, created_at)

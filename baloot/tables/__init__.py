@@ -1,4 +1,4 @@
-"""The async table service (issue 4): tables, seats, turns, timers and bots, with no Discord.
+"""The async table service: tables, seats, turns, timers and bots, with no Discord.
 
 Use :class:`TableService`; catch :class:`~baloot.engine.errors.BalootError` (every
 error here and the engine's) and show its message privately, and

@@ -38,7 +38,7 @@ class ServiceBase:
     leases: ShardLeases | None  # None: no leases (one process on its database)
 
     def holds(self, guild_id: int) -> bool:
-        """Whether this service drives the tables of ``guild_id`` (issue 11: its guild is on one of
+        """Whether this service drives the tables of ``guild_id`` (its guild is on one of
         this process's shards, and this process holds that shard's lease; always, without either)."""
         return (self.owns_guild is None or self.owns_guild(guild_id)) and (
             self.leases is None or self.leases.holds(guild_id)
@@ -71,7 +71,7 @@ class ServiceBase:
 
     def table_of_user(self, user_id: int) -> TableInfo | None:
         """The live table where this user sits, if any, as last published (every change is published
-        once committed: issue 9), without building it again on every press."""
+        once committed), without building it again on every press."""
         table_id = self._seated.get(user_id)
         if table_id is None:
             return None

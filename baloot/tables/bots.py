@@ -1,4 +1,4 @@
-"""Bot players at a table (issue 5): the protocol the AI package implements, and running it.
+"""Bot players at a table: the protocol the AI package implements, and running it.
 
 A bot sees only its own seat's view (:class:`~baloot.engine.view.SeatView`) and a
 random generator. :func:`choose_off_loop` runs ``choose`` in an executor —

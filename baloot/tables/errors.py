@@ -1,4 +1,4 @@
-"""The table service's errors: short messages a player can read (issue 4 "Bad input").
+"""The table service's errors: short messages a player can read.
 
 Each is a :class:`~baloot.engine.errors.BalootError`, so the Discord layer's one
 error handler answers every one of them privately. Engine errors
@@ -83,7 +83,7 @@ class TableNotRunning(TableError):
 
 
 class TableElsewhere(TableError):
-    """The table is live but held by another bot process (issue 11: its guild is on another shard)."""
+    """The table is live but held by another bot process (its guild is on another shard)."""
 
     default = "This table is run by another bot process."
     default_code = ErrorCode.TABLE_ELSEWHERE
@@ -94,7 +94,7 @@ class TableElsewhere(TableError):
 
 
 class TableRestarting(TableError):
-    """A DM press for a table whose holding process is not answering (dead or restarting, issue 11):
+    """A DM press for a table whose holding process is not answering (dead or restarting):
     nothing changed; the press works again once a process holds the table's shard."""
 
     default = "This table is restarting; try again in a moment."
@@ -103,7 +103,7 @@ class TableRestarting(TableError):
 
 class LastPlayer(TableError):
     """The last person at a table asked to leave during its match: that closes the table, so it is asked
-    for once more (``leave(..., close_if_last=True)``); nothing changed (issue 27)."""
+    for once more (``leave(..., close_if_last=True)``); nothing changed."""
 
     default = "You are the last person at this table: leaving closes it, and its match is recorded as abandoned."
     default_code = ErrorCode.LAST_PLAYER

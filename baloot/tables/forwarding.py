@@ -1,4 +1,4 @@
-"""DM presses forwarded to the process holding their table (issue 11: DMs reach shard 0 only).
+"""DM presses forwarded to the process holding their table (DMs reach shard 0 only).
 
 A press in a DM reaches the process holding shard 0, but its table lives in the
 process holding its guild's shard. On PostgreSQL the receiving process

@@ -1,4 +1,4 @@
-"""Playing at a table (issue 4): actions, private hands, the score sheet and what the bot keeps.
+"""Playing at a table: actions, private hands, the score sheet and what the bot keeps.
 
 A mixin of :class:`~baloot.tables.service.TableService`. An action is checked
 in this order — the table runs, the user sits there, the action is theirs,
@@ -74,7 +74,7 @@ class GameplayOps(ServiceBase):
             if expected_version is not None and tuple(expected_version) != table.version:
                 raise StaleAction()
             to_move = table.to_move
-            if to_move != seat:  # the refusal names who is to act (issue 27)
+            if to_move != seat:  # the refusal names who is to act
                 raise NotYourTurn(params=None if to_move is None else {"seat": to_move})
             hand_no = table.hand_no
             assert table.match is not None and hand_no is not None
@@ -146,13 +146,13 @@ class GameplayOps(ServiceBase):
         return self._by_id(table_id).public_view()
 
     def snapshot(self, table_id: int) -> TableSnapshot:
-        """The live table's latest published snapshot (issue 9: what the Discord layer renders)."""
+        """The live table's latest published snapshot (what the Discord layer renders)."""
         table = self._by_id(table_id)
         return table.published if table.published is not None else table.publish()
 
     async def stored_hand(self, table_id: int, hand_no: int) -> StoredHand | None:
         """Hand ``hand_no`` of a table as stored, with the match around it, whether the table runs or closed
-        (issue 27: a finished hand's "Details" answers for as long as its message lives); None if the table
+        (a finished hand's "Details" answers for as long as its message lives); None if the table
         or the hand does not exist."""
         row = await self.storage.table(table_id)
         if row is None:

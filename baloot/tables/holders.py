@@ -1,4 +1,4 @@
-"""Who holds a shard lease, and whether that process is provably dead (issue 27 item 11).
+"""Who holds a shard lease, and whether that process is provably dead.
 
 A lease holder's token names the process that took it: host, pid, a random
 part (unique to the run), the process's start time and the *machine* where

@@ -119,7 +119,7 @@ class EndResult:
 @quick_init
 @dataclass(frozen=True, slots=True)
 class StoredHand:
-    """A hand as stored, for its "Details" after the table closed (issue 27): the table (names, language),
+    """A hand as stored, for its "Details" after the table closed: the table (names, language),
     the hand's public view and the match's summary."""
 
     table: TableInfo

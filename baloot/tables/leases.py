@@ -1,4 +1,4 @@
-"""This process's shard leases (issue 11): which guilds' tables it may drive, and the fence of its writes.
+"""This process's shard leases: which guilds' tables it may drive, and the fence of its writes.
 
 A bot process holding ``shard_ids`` of ``shard_count`` takes their leases in
 the shared database when it starts (:meth:`ShardLeases.take`), renews them
@@ -10,7 +10,7 @@ and the lease is tried again at each renewal (taken once the holder stops
 renewing, as after a crash). A holder proved dead (this host, its process gone:
 :func:`~baloot.tables.holders.holder_gone`) does not hold its shards until its
 lease runs out: a process restarted at once after a crash takes them over at
-once (issue 27 item 11). No Discord here: the table service uses it.
+once. No Discord here: the table service uses it.
 """
 
 from __future__ import annotations

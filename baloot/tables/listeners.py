@@ -43,7 +43,7 @@ class Announcer:
         """Publish ``table``'s snapshot, then tell every listener of ``event`` (which carries it).
 
         Called only after what ``event`` reports is committed to storage, so a
-        published snapshot never runs ahead of the database (issue 9).
+        published snapshot never runs ahead of the database.
         """
         snapshot = table.publish()
         if event.snapshot is None:  # a new event, not yet announced: it takes its snapshot (the common case)

@@ -97,7 +97,7 @@ class LiveTable:
         # alone; the operating system's has no stream to disturb and no state to copy (2.9 KiB a table).
         self.bot_rng = rng if isinstance(rng, random.SystemRandom) else random.Random(rng.getrandbits(64))
         self.lock = asyncio.Lock()
-        self.fence: Fence | None = None  # the shard lease its writes show (issue 11); None: unfenced
+        self.fence: Fence | None = None  # the shard lease its writes show; None: unfenced
         # votes to end the table, stored with the seats (a restart keeps them)
         self.end_votes: set[int] = {s.user_id for s in seats if s.end_vote and s.user_id is not None and not s.vacated}
         self.timeouts = [0, 0, 0, 0]  # timeouts in a row, per seat
@@ -147,7 +147,7 @@ class LiveTable:
         hand = self.hand
         return None if hand is None else public_view(hand, hand.match_score)
 
-    # -- the published snapshot (issue 9) --------------------------------------------------
+    # -- the published snapshot ------------------------------------------------------------
     def publish(self) -> TableSnapshot:
         """Freeze the table as it is now into :attr:`published` (call only when it is all committed).
 
@@ -243,7 +243,7 @@ class LiveTable:
         return self.match.to_record() if self.match is not None else {"format": "baloot-game/1", "hands": []}
 
     def result(self, finished_at: float, *, abandoned: bool) -> MatchResult:
-        """The result row of this match (issue 6): score, winner, record and who sat where."""
+        """The result row of this match: score, winner, record and who sat where."""
         assert self.match is not None
         seats = tuple(
             ResultSeat(seat=s.seat, user_id=s.user_id, is_bot=s.is_bot, left_early=s.vacated or s.away)

@@ -1,4 +1,4 @@
-"""Seating and table life (issue 4): create, join, leave, start, bots, end, language.
+"""Seating and table life: create, join, leave, start, bots, end, language.
 
 A mixin of :class:`~baloot.tables.service.TableService`. Seating across
 tables runs under the service's lobby lock (a user sits at one table at a
@@ -43,7 +43,7 @@ def _check_seat_and_team(seat: int | None, team: int | None) -> None:
 def _open_seat(table: LiveTable, seat: int | None, team: int | None) -> int:
     """R1: a free seat at an open table — the chosen one, one of the team's, or the first.
 
-    Before the match a bot's seat is free for a person (issue 27): an empty seat is taken first, then a
+    Before the match a bot's seat is free for a person: an empty seat is taken first, then a
     bot's, so that bots filling a lobby never keep out someone who comes to play.
     """
     if seat is not None:
@@ -80,7 +80,7 @@ class LobbyOps(ServiceBase):
     def check_create(self, guild_id: int, user_id: int) -> None:
         """Raise what :meth:`create` would for this user and guild whatever the channel (already
         seated, a guild another process holds). :meth:`create` runs it under its lock; the bot also
-        runs it before opening a thread for a new table (issue 10 item 6), so that a refusal leaves
+        runs it before opening a thread for a new table, so that a refusal leaves
         no empty thread behind."""
         if user_id in self._seated:
             raise AlreadySeated()
@@ -107,7 +107,7 @@ class LobbyOps(ServiceBase):
         async with self._lobby_lock:
             if channel_id in self._by_channel:
                 raise TableExists()
-            self.check_create(guild_id, user_id)  # seated elsewhere; a guild another process holds (issue 11)
+            self.check_create(guild_id, user_id)  # seated elsewhere; a guild another process holds
             fence = None if self.leases is None else self.leases.fence_for(guild_id)
             first = SeatInfo(0, user_id, name)
             try:
@@ -121,7 +121,7 @@ class LobbyOps(ServiceBase):
                     first_seat=seat_row(0, first),
                     fence=fence,
                 )
-            except SeatedElsewhere as exc:  # at a table of another bot process (issue 11)
+            except SeatedElsewhere as exc:  # at a table of another bot process
                 raise AlreadySeated() from exc
             table = LiveTable(row, [seat_row(row.id, first)], None, self.rng_factory(row.id))
             self._register(table)
@@ -158,7 +158,7 @@ class LobbyOps(ServiceBase):
                             [seat_row(table.id, new)], remove=[] if current is None else [(table.id, current)],
                             fence=table.fence,
                         )
-                    except SeatedElsewhere as exc:  # at a table of another bot process (issue 11)
+                    except SeatedElsewhere as exc:  # at a table of another bot process
                         raise AlreadySeated() from exc
                     if current is not None:
                         table.seats[current] = None
@@ -196,7 +196,7 @@ class LobbyOps(ServiceBase):
 
         When no person is left at the table it is closed (abandoned). During a match that ends the
         match, so the last person is asked first: without ``close_if_last`` their leaving raises
-        :class:`LastPlayer` and changes nothing (issue 27). The returned info's status says whether
+        :class:`LastPlayer` and changes nothing. The returned info's status says whether
         the table closed.
         """
         table = self._in_channel(channel_id)
@@ -244,7 +244,7 @@ class LobbyOps(ServiceBase):
             return table.info()
 
     async def fill_with_bots(self, channel_id: int, user_id: int, level: str = "normal") -> TableInfo:
-        """Seat a bot of ``level`` in every empty seat (issue 5); by the creator or a seated player."""
+        """Seat a bot of ``level`` in every empty seat; by the creator or a seated player."""
         if self.bot_factory is None:
             raise NotAllowed("Bots are not available here.")
         if level not in self.bot_levels:

@@ -1,4 +1,4 @@
-"""Table options (issue 4): the R9 variants, the match target (R8) and the turn time, validated.
+"""Table options: the R9 variants, the match target (R8) and the turn time, validated.
 
 Bad values raise :class:`BadOption` with a message that says what is allowed.
 """

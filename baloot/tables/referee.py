@@ -1,4 +1,4 @@
-"""Applying accepted actions: engine first, then storage, then the listeners (ARCHITECTURE.md).
+"""Applying accepted actions: engine first, then storage, then the listeners (docs/architecture.md).
 
 Every method here runs with the table's lock held. The engine validates (and
 changes nothing on an illegal action); the action is committed to SQLite;
@@ -6,7 +6,7 @@ only then is it announced. If the commit fails, the in-memory match is
 rebuilt from its record without that action, so memory never runs ahead of
 the database, and nothing is announced. A next hand that cannot be stored
 after a committed action does not undo that action: the hand waits, finished,
-until the turn runner deals it (issue 14). New hands are dealt from the table's RNG, their deck stored
+until the turn runner deals it. New hands are dealt from the table's RNG, their deck stored
 before use (R2, R10); a won match is stored with its result in the same
 transaction as its last action (R8).
 """
@@ -124,7 +124,7 @@ class Referee:
                 await self.deal_next(table)
             except StorageUnavailable as exc:
                 # The action is committed and announced: it stands. The table's turn runner
-                # deals again until the new hand is stored (issue 14).
+                # deals again until the new hand is stored.
                 log.warning("table %s: the next hand could not be stored (%s); dealing again later", table.id, exc)
         return applied
 

@@ -1,4 +1,4 @@
-"""The async table service (issue 4, ARCHITECTURE.md): tables, seats, turns, bots; no Discord.
+"""The async table service (docs/architecture.md): tables, seats, turns, bots; no Discord.
 
 One table per channel (or thread); a user sits at one table at a time.
 Everything that changes a table happens under that table's ``asyncio.Lock``
@@ -42,7 +42,7 @@ from .turns import TurnRunner, TurnSettings
 log = logging.getLogger("baloot.tables")
 
 GuildFilter = Callable[[int], bool]
-"""Whether this process holds a guild's tables (issue 11: the guild is on one of its shards)."""
+"""Whether this process holds a guild's tables (the guild is on one of its shards)."""
 
 RngFactory = Callable[[int], random.Random]
 """Gives a table (by id) its random generator: decks, first dealer and bot seeds."""
@@ -56,7 +56,7 @@ still allocates the 2.5 KiB of ``random.Random``'s unused Mersenne Twister state
 def system_rng(table_id: int) -> random.Random:
     """The default: the operating system's generator (``os.urandom``). Decks no one can predict from
     earlier ones, and no per-table state: a seeded ``random.Random`` holds 2.9 KiB, and even a
-    ``SystemRandom`` 2.5 KiB, so every table shares one (issue 9, memory per table)."""
+    ``SystemRandom`` 2.5 KiB, so every table shares one (memory per table)."""
     return _SYSTEM_RNG
 
 
@@ -89,7 +89,7 @@ class TableService(LobbyOps, GameplayOps):
         self.storage = storage
         self.owns_guild = owns_guild  # None: every guild (one process holds all tables)
         self.leases = leases  # None: no shard leases (one process on its database)
-        # PostgreSQL with leases: DM presses forwarded to the holder of their table (issue 11)
+        # PostgreSQL with leases: DM presses forwarded to the holder of their table
         self.forwarder = PressForwarder(storage, leases) if leases is not None and storage.notifies else None
         self._keeper: asyncio.Task[None] | None = None
         self.rng_factory = rng_factory
@@ -139,7 +139,7 @@ class TableService(LobbyOps, GameplayOps):
         The match is the replay of the stored record through the engine. A
         table whose record no longer replays is logged and left alone. With
         ``owns_guild`` set, only the tables of the guilds it accepts are resumed:
-        the others belong to the bot process holding their guild's shard (issue 11).
+        the others belong to the bot process holding their guild's shard.
         With ``leases``, the leases of this process's shards are taken first, and
         only the tables of shards whose lease it got are resumed.
         """
@@ -173,7 +173,7 @@ class TableService(LobbyOps, GameplayOps):
             resumed.append(table.info())
         return resumed
 
-    # -- shard leases (issue 11) ----------------------------------------------------------------------
+    # -- shard leases ---------------------------------------------------------------------------------
     async def keep_leases(self) -> list[TableInfo]:
         """Renew this process's leases; stop driving the tables of any lease another process took; take
         (and resume the tables of) shards whose holder stopped renewing. Returns the tables resumed."""
@@ -205,7 +205,7 @@ class TableService(LobbyOps, GameplayOps):
                                      sleep=self.sleep)
         return self._keeper
 
-    # -- healing (issue 14) ---------------------------------------------------------------------
+    # -- healing --------------------------------------------------------------------------------
     async def sweep(self) -> int:
         """Re-arm every playing table whose seat to act (or next deal) has no live turn task.
 

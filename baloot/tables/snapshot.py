@@ -1,4 +1,4 @@
-"""The one published state of a table (issue 9): a frozen snapshot after each committed change.
+"""The one published state of a table: a frozen snapshot after each committed change.
 
 The table service owns the live state (:class:`~.live.LiveTable`, under its
 lock). Each time it announces an event — always after what the event reports

@@ -1,4 +1,4 @@
-"""Background tasks that survive (issue 14 item 7): a supervisor that restarts any task that ends.
+"""Background tasks that survive: a supervisor that restarts any task that ends.
 
 :func:`supervise` runs a long-lived coroutine (the sweep of tables, a
 clean-up loop) and starts it again, after ``restart_after`` seconds, whenever

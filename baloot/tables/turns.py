@@ -1,4 +1,4 @@
-"""Turns (issue 4 "Turn timer", issue 5 "In the bot"): timers, reminders, auto-play and bots.
+"""Turns: timers, reminders, auto-play and bots.
 
 For each turn the runner starts one task (a person's turn on the real clock:
 a loop timer, :class:`WaitingTurn`, that starts it only if the turn is still
@@ -12,7 +12,7 @@ loop), else by the safe policy. Every task re-checks the table's version
 under the lock before acting, so a turn that was answered meanwhile is left
 alone.
 
-Turns heal themselves (issue 14): a bot move, a timeout or a deal that
+Turns heal themselves: a bot move, a timeout or a deal that
 storage refuses (:class:`~baloot.storage.StorageUnavailable`) is tried again
 with backoff (:attr:`TurnSettings.retry_most` at most between tries) until it
 is stored or the table stops playing; the service's sweep re-arms any playing
@@ -54,7 +54,7 @@ class TurnSettings:
     takeover_level: str = "normal"
     retry_first: float = 0.5
     retry_most: float = 5.0
-    """Backoff between tries to store a turn (issue 14): doubling from ``retry_first`` up to ``retry_most``.
+    """Backoff between tries to store a turn: doubling from ``retry_first`` up to ``retry_most``.
 
     ``retry_most`` (at most 30 s) bounds how long after a fault clears a table waits to play on.
     """
@@ -94,7 +94,7 @@ class TurnRunner:
         """Under the lock: announce whose turn it is and start its timer (or its bot).
 
         A playing table whose next hand (or first deal) is not stored yet gets
-        a task that deals it, retrying until storage takes it (issue 14).
+        a task that deals it, retrying until storage takes it.
         """
         self.cancel(table)
         if table.status == TableStatus.PLAYING and (table.match is None or table.match.needs_deal):
@@ -174,7 +174,7 @@ class TurnRunner:
             log.exception("turn of seat %s at table %s failed; the sweep starts it again", seat, table.id)
 
     async def _until_stored(self, table: LiveTable, what: str, attempt: Callable[[], Awaitable[None]]) -> None:
-        """Run ``attempt`` until storage takes it (issue 14): backoff from ``retry_first`` to ``retry_most`` s.
+        """Run ``attempt`` until storage takes it: backoff from ``retry_first`` to ``retry_most`` s.
 
         Each attempt re-checks the table under its lock, so one that was
         overtaken (a press, the table ending) does nothing.

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 
 class WaitingTurn:
-    """A person's turn before its first timer fires: a loop timer rather than a sleeping task (issue 9).
+    """A person's turn before its first timer fires: a loop timer rather than a sleeping task.
 
     Nearly every turn is answered by a press long before its reminder, so the
     turn's task (:meth:`.turns.TurnRunner._run`) is started only when the timer fires;

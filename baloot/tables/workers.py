@@ -1,4 +1,4 @@
-"""AI worker processes that die with the bot (issue 14 item 6).
+"""AI worker processes that die with the bot.
 
 ``bot.py`` searches bots' moves in a spawn-context process pool. If the bot's
 main process is killed (SIGKILL included), nothing closes the pool: its

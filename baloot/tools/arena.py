@@ -1,4 +1,4 @@
-"""``python -m baloot arena``: AI teams against each other on duplicate deals (issue 5).
+"""``python -m baloot arena``: AI teams against each other on duplicate deals.
 
 Every deal is played twice with the same deck and dealer, team A holding
 seats 0 and 2 the first time and seats 1 and 3 the second (the teams are

@@ -1,4 +1,4 @@
-"""``python -m baloot bench``: random full hands per second on one core (issue 2).
+"""``python -m baloot bench``: random full hands per second on one core.
 
 Rates are per second of this process's CPU time (``time.process_time``), so
 other work on a shared machine does not distort them; wall time is printed too.
@@ -78,7 +78,7 @@ def legal_generations(seconds: float, seed: int) -> tuple[int, float]:
 def hard_samples(
     seconds: float, seed: int, samples: int = 20, tricks: tuple[int, int] = (0, 4)
 ) -> tuple[int, int, float]:
-    """The hard AI's search speed (issue 15): (decisions, sampled deals, CPU seconds).
+    """The hard AI's search speed: (decisions, sampled deals, CPU seconds).
 
     Positions are card plays (R5) of random hands in tricks ``tricks`` (0-based, inclusive):
     0..4 is the rollout regime, 5..7 the exact endgame's. Each is searched with ``samples``
@@ -117,7 +117,7 @@ def hard_samples(
 
 
 def run_bench(seconds: float, seed: int, hard: bool = False) -> int:
-    """Print the engine's figures, after which build runs them (issue 15)."""
+    """Print the engine's figures, after which build runs them."""
     from .. import ENGINE_BUILD
 
     print(f"engine build:             {ENGINE_BUILD}")

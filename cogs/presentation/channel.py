@@ -1,4 +1,4 @@
-"""The table in the channel (issue 4): one message per hand, edited as the hand goes on.
+"""The table in the channel: one message per hand, edited as the hand goes on.
 
 Changes are coalesced: an event marks a message dirty and a per-table task
 renders and sends it after :data:`EDIT_DELAY`, and no sooner than
@@ -64,7 +64,7 @@ def edit_interval(active_tables: int, budget: float = EDIT_BUDGET) -> float:
 def process_budget(requests_per_second: int) -> float:
     """This process's share of :data:`EDIT_BUDGET`, in proportion to its share of the global limit
     (:func:`cogs.transport.pacing.share`): with two processes each edits half as often a second, so that
-    their tables' messages are edited as often as one process's would be (issue 11)."""
+    their tables' messages are edited as often as one process's would be."""
     return EDIT_BUDGET * min(1.0, requests_per_second / share((), None))
 PICTURE_TABLES: Final = 100
 """Active tables (each has a channel board) above which table messages are sent without a picture."""
@@ -83,7 +83,7 @@ _DETAILS: Final = re.compile(RESULT_ID_TEMPLATE)
 
 
 def details_only(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The buttons of a table message without "My hand": a finished hand's "Details" only (issue 27)."""
+    """The buttons of a table message without "My hand": a finished hand's "Details" only."""
     kept = [c for row in components for c in row.get("components", []) if _DETAILS.fullmatch(c.get("custom_id", ""))]
     return [{"type": 1, "components": kept}] if kept else []
 
@@ -97,7 +97,7 @@ class Board:
     held: set[str] = field(default_factory=set)  # changed by a card only, sent with the next moment (busy bot)
     task: asyncio.Task[None] | None = None
     last_flush: float = 0.0
-    closing_shown: str | None = None  # the message last drawn saying the table closed (issue 27)
+    closing_shown: str | None = None  # the message last drawn saying the table closed
 
 
 class ChannelBoard:
@@ -126,7 +126,7 @@ class ChannelBoard:
         with it). While the bot is busy (:meth:`busy`), such a change waits for
         the table's next moment - a completed trick (R5), a bid, a phase change,
         a deal, the end, a notice - so that the edits the budget allows show
-        those exactly (issue 11 part 3), instead of whatever state the widened
+        those exactly, instead of whatever state the widened
         interval happens to catch.
         """
         board = self.board(state.table_id)
@@ -160,7 +160,7 @@ class ChannelBoard:
         task.add_done_callback(lambda done: self._flush_ended(state, board, done))
 
     def _flush_ended(self, state: TableState, board: Board, task: asyncio.Task[None]) -> None:
-        """The flusher's supervisor (issue 14): one that ended on an error with edits pending starts again."""
+        """The flusher's supervisor: one that ended on an error with edits pending starts again."""
         if task.cancelled() or board.task is not task:
             return
         exc = task.exception()
@@ -170,7 +170,7 @@ class ChannelBoard:
                 self._start_flush(state, board)
 
     def fold(self, state: TableState, hand_no: int) -> None:
-        """A new deal after thrown-in ones (R4) takes over their channel message (issue 10 item 6).
+        """A new deal after thrown-in ones (R4) takes over their channel message.
 
         Everyone passed twice, so the deal passed on: instead of a new message per
         deal, hand ``hand_no`` edits the thrown-in hand's message, which then says
@@ -204,7 +204,7 @@ class ChannelBoard:
         task.add_done_callback(self._notices.discard)
 
     def closed(self, state: TableState) -> None:
-        """The table closed (issue 27): its latest message already in the channel says so, without buttons
+        """The table closed: its latest message already in the channel says so, without buttons
         (but a finished hand's "Details"), and no message is posted for it any more - not even one of a
         hand dealt just before the close. Edits already pending for other messages are still sent."""
         board = self.board(state.table_id)
@@ -230,7 +230,7 @@ class ChannelBoard:
 
     async def _flush_soon(self, state: TableState, board: Board) -> None:
         while board.dirty or self._closing_unseen(state, board):
-            # Messages edited through an interaction's token cost the global limit nothing (issue 11): one
+            # Messages edited through an interaction's token cost the global limit nothing: one
             # edit a second (Discord's per-channel pace), so every trick and bid shows however many tables run.
             carried = self.carried(board, board.dirty)
             interval = MIN_INTERVAL if carried else edit_interval(len(self.boards), self.edit_budget)
@@ -243,7 +243,7 @@ class ChannelBoard:
                 try:
                     await self._send(state, board, key)
                 except Exception:
-                    # Log and carry on (issue 14): this message is tried again at the next flush.
+                    # Log and carry on: this message is tried again at the next flush.
                     log.exception("table %s: could not update %s; trying again", state.table_id, key)
                     board.dirty.add(key)
                     continue
@@ -258,7 +258,7 @@ class ChannelBoard:
     @staticmethod
     def _closing_unseen(state: TableState, board: Board) -> bool:
         """The table closed, and its latest message was not drawn since: a message posted while the close
-        arrived (drawn before it) is edited once more to say so (issue 27)."""
+        arrived (drawn before it) is edited once more to say so."""
         if state.closing is None or not board.messages:
             return False
         latest = max(board.messages, key=_order)
@@ -304,7 +304,7 @@ class ChannelBoard:
         return len(self.boards) <= PICTURE_TABLES
 
     def picture(self, state: TableState, key: str) -> Callable[[], bytes] | None:
-        """What draws the picture of a hand's message (issue 10), from the same snapshot as :meth:`render`.
+        """What draws the picture of a hand's message, from the same snapshot as :meth:`render`.
 
         Refreshed with each edit while the bot is not busy: past PICTURE_TABLES
         active tables the messages go text only (a picture is about 1.4 ms of
@@ -330,10 +330,10 @@ class ChannelBoard:
         client, carriers = self.runtime.client, self.runtime.carriers
         message_id = board.messages.get(key)
         if message_id is None and state.closing is not None:
-            return  # closed: nothing new is posted for the table (issue 27)
+            return  # closed: nothing new is posted for the table
         try:
             if message_id is not None:
-                # Issue 11: through the token of the interaction that carried it while valid, else the bot token.
+                # Through the token of the interaction that carried it while valid, else the bot token.
                 if await carriers.edit(client, message_id, payload):
                     return
                 try:

@@ -1,4 +1,4 @@
-"""Card-face emojis (issue 10): the 32 cards as the application's own emojis, on the card buttons.
+"""Card-face emojis: the 32 cards as the application's own emojis, on the card buttons.
 
 At start-up the bot lists its application emojis (one call) and, in the
 background, creates the cards that are missing (``bl2_QH`` …, images drawn by

@@ -1,7 +1,7 @@
-"""Table pictures drawn on a thread of their own (issue 9): a picture never holds up the event loop.
+"""Table pictures drawn on a thread of their own: a picture never holds up the event loop.
 
 The channel's table message gets a picture at each edit while PICTURE_TABLES
-or fewer tables are active (issue 10). Drawn on the event loop, every press
+or fewer tables are active. Drawn on the event loop, every press
 behind a picture waited for it: at 100 tables the bot answered presses at p99
 160-230 ms, against 11 ms with the pictures here (``scripts/bench_tables.py
 --tables 100 --hands 1 --think 1.5``). One worker thread draws them, one after

@@ -1,4 +1,4 @@
-"""Turn pings (issue 10, item 4): a notification Discord actually delivers when a human's turn starts.
+"""Turn pings: a notification Discord actually delivers when a human's turn starts.
 
 Edits never notify, and every other message goes out with mentions off, so
 an absent-minded player was auto-played and marked away. Now, when a human's
@@ -132,14 +132,14 @@ class TurnPings:
         language = runtime.language_of(state)
         deadline = state.deadline
         mention = f"<@{user_id}>"
-        # "time runs out <t:…:R>": a relative timestamp says when the turn ends, not when it starts (issue 27)
+        # "time runs out <t:…:R>": a relative timestamp says when the turn ends, not when it starts
         text = (t("notice.ping_no_deadline", language, mention=mention) if deadline is None
                 else t("notice.ping", language, mention=mention, deadline=timestamp(deadline)))
         content = str(orient_payload({"content": text}, language)["content"])
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                            users=[discord.Object(user_id)])
         try:
-            # Issue 11 part 3: through a channel interaction's token when one is fresh, else the bot token.
+            # Through a channel interaction's token when one is fresh, else the bot token.
             sent_id = await runtime.carriers.send(runtime.client, state.channel_id,
                                                   {"content": content, "allowed_mentions": mentions.to_dict()})
             if sent_id is None:

@@ -8,8 +8,8 @@ tasks of :mod:`.channel` and :mod:`.private`. Private views are refreshed at
 the end of a burst (the ``TurnStarted`` that closes every accepted action, or
 the end of the match or table), so that a player never sees a half-dealt hand.
 
-Every seated player's private view follows every turn change (issue 10 item
-9): the seat to act and a seat played for may be reached by DM
+Every seated player's private view follows every turn change:
+the seat to act and a seat played for may be reached by DM
 (:attr:`~.private.Reach.VIEW`); the waiting seats through their interaction
 token only (:attr:`~.private.Reach.TOKEN`, free of the bot token's global
 limit), and by DM too at a completed trick (R5), a change of phase, a deal and
@@ -62,7 +62,7 @@ def seat_notice(old: TableInfo, new: TableInfo, language: str) -> Notice | None:
         before, after = old.seats[seat], new.seats[seat]
         if after is not None and after.human and (before is None or before.user_id != after.user_id
                                                   or not before.human):
-            if new.seats[(seat + 2) % 4] is not None:  # name the partner rather than "Team n" (issue 10)
+            if new.seats[(seat + 2) % 4] is not None:  # name the partner rather than "Team n"
                 return Notice("notice.joined_with", seat=seat,
                               params=(("seat", t("seat.number", language, n=seat + 1)),))
             return Notice("notice.joined", seat=seat, params=(
@@ -109,7 +109,7 @@ class Presenter:
         if state is None:
             log.debug("event %s for an unknown table %s", type(event).__name__, event.table_id)
             return
-        if state.closed:  # nothing is posted or edited for a closed table but its closing (issue 27)
+        if state.closed:  # nothing is posted or edited for a closed table but its closing
             log.debug("event %s for the closed table %s", type(event).__name__, event.table_id)
             return
         before = state.info
@@ -154,7 +154,7 @@ class Presenter:
                 state.notice = seat_notice(before, event.table, runtime.language_of(state)) or state.notice
             runtime.private.sync_seats(state)
             if isinstance(event, TableSettingsChanged) and state.hand_no is not None:
-                runtime.private.redraw(state)  # the table's language may have changed (issue 10)
+                runtime.private.redraw(state)  # the table's language may have changed
             channel.touch_current(state)
         elif isinstance(event, HandStarted):
             state.notice = None
@@ -188,7 +188,7 @@ class Presenter:
             self._flush_private(state)
             channel.touch_current(state, card=playing(state))
         elif isinstance(event, TurnReminder):
-            # "time runs out <t:…:R>" once: the timestamp counts down itself (issue 27)
+            # "time runs out <t:…:R>" once: the timestamp counts down itself
             state.notice = Notice("notice.reminder", seat=event.seat, params=(
                 ("deadline", timestamp(event.deadline)),
             ))
@@ -203,7 +203,7 @@ class Presenter:
             await self._ended(state, event)
 
     async def _ended(self, state: TableState, event: TableEnded) -> None:
-        """Every view of the table says it is closed, and by whom or how, with no buttons (issue 27): the
+        """Every view of the table says it is closed, and by whom or how, with no buttons: the
         table message (the latest one already in the channel: none is posted now), every private view
         (the DMs, and "My hand" views while their token is valid), and the turn ping is deleted."""
         state.closed = True

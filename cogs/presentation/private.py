@@ -1,4 +1,4 @@
-"""Each seated player's private hand (issues 4 and 10): one message kept up to date, never spammed.
+"""Each seated player's private hand: one message kept up to date, never spammed.
 
 Every refresh says how far it may reach (:class:`Reach`), because the two ways
 to a player's view cost differently:
@@ -20,7 +20,7 @@ A player who plays in an ephemeral "My hand" view while they also have a DM
 keeps a DM that never shows buttons for a move already made: on their first
 answer there, the DM is replaced by a short note, without cards or buttons,
 saying plainly that play continues in "My hand" in the table's channel. It is
-not edited again while that view's token is valid (issue 11 part 3: no
+not edited again while that view's token is valid (no
 bot-token edit per trick for players who play in the channel) except for a
 language change and the end of the table, and becomes their live view again
 once the token expires.
@@ -91,7 +91,7 @@ class Reach(IntEnum):
 def with_seat_picture(
     runtime: Shared, channel: ChannelBoard, payload: Payload, info: TableInfo, view: SeatView, locale: str
 ) -> Payload:
-    """The private view with the table's picture from the player's own seat (issue 10; TABLE_PICTURES=all).
+    """The private view with the table's picture from the player's own seat (TABLE_PICTURES=all).
 
     Drawn from the public part of the seat's view only, like the channel's picture, and like it only while
     few enough tables are active (:meth:`.channel.ChannelBoard.pictures_drawn`): past that, four pictures
@@ -194,7 +194,7 @@ class PrivateHands:
                 self.refresh(state, seat, Reach.EVERY)
 
     def closed(self, state: TableState) -> None:
-        """The table closed (issue 27): every private view of it says so, without buttons - its DM, and a
+        """The table closed: every private view of it says so, without buttons - its DM, and a
         "My hand" view while its token is valid - including a player who left it during the match."""
         for viewer in self.viewers.values():
             if viewer.table_id == state.table_id:
@@ -282,7 +282,7 @@ class PrivateHands:
                 reach = max(reach, Reach.VIEW)  # refused: the DM takes over at once
         if viewer.plays_elsewhere():
             # Redrawn once (it shows no cards, so it never goes stale), and again only for a language change or
-            # the end of the table (issue 11 part 3: no bot-token edit per trick for channel players).
+            # the end of the table (no bot-token edit per trick for channel players).
             if (reach < Reach.EVERY or viewer.dm_closed
                     or (viewer.dm_shown is not None and viewer.dm_shown[1] and not stale
                         and (not state.closed or viewer.dm_shown[0] == current))):
@@ -344,7 +344,7 @@ class PrivateHands:
     async def _store_dm(self, viewer: Viewer) -> None:
         """Store the DM message's id, so that a restart edits it instead of sending another.
 
-        A storage fault (issue 14) is a warning: the message is sent and kept in
+        A storage fault is a warning: the message is sent and kept in
         memory, and its id is stored at its next update.
         """
         if viewer.dm_channel_id is None or viewer.dm_message_id is None:

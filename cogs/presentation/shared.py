@@ -23,7 +23,7 @@ from .shown import ShownTables, TableState
 
 @dataclass
 class Languages:
-    """Channel languages (issue 4): the table's, else the server's setting, else the default.
+    """Channel languages: the table's, else the server's setting, else the default.
 
     A server whose Discord locale is Arabic gets Arabic without a setting.
     """
@@ -55,7 +55,7 @@ class Languages:
         return table_language or self._guilds.get(guild_id) or None
 
     def viewer(self, user_id: int, guild_id: int, table_language: str | None, discord_locale: str | None) -> str:
-        """The language of one player's private views, errors and help (issue 10, item 3): the
+        """The language of one player's private views, errors and help: the
         language they chose, else the table's (or its server's), else their Discord app's."""
         return (self.users.get(user_id) or self.chosen_table(guild_id, table_language)
                 or discord_locale or self.default)
@@ -113,7 +113,7 @@ class Shared:
             infos = state.render_infos = (snapshot, {})
         closed = state.closing
         if closed is not None:
-            deadline = None  # closed: no turn runs out any more (issue 27)
+            deadline = None  # closed: no turn runs out any more
         key = (deadline, notice, language, closed)
         info = infos[1].get(key)
         if info is None:

@@ -1,7 +1,7 @@
 """What the Discord layer shows of each table: the service's latest snapshot and the latest notice.
 
 The table service publishes a frozen :class:`~baloot.tables.TableSnapshot`
-with every event, after what the event reports is committed (issue 9). This
+with every event, after what the event reports is committed. This
 module keeps, per table, the latest one, the final snapshots of hands whose
 channel message still has to be brought up to date, and the latest notice
 worth a line under the table. It holds no engine state: nothing here can
@@ -26,7 +26,7 @@ class TableState:
     snapshot: TableSnapshot
     notice: Notice | None = None  # the latest event worth a line on the table message
     closed: bool = False  # ended or finished: no more buttons
-    closing: Notice | None = None  # closed before the match's end: the line saying so and by whom (issue 27)
+    closing: Notice | None = None  # closed before the match's end: the line saying so and by whom
     hands: dict[int, HandSnapshot] = field(default_factory=dict)  # hands whose message may still change
     # the renderer's TableInfos of ``snapshot`` drawn so far, by (deadline, notice, language): Runtime.render_info
     render_infos: tuple[TableSnapshot, dict[tuple[Any, ...], RenderInfo]] | None = None

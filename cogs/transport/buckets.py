@@ -1,4 +1,4 @@
-"""discord.py's rate-limit buckets swept at an amortized constant cost (issue 9: bot CPU per press).
+"""discord.py's rate-limit buckets swept at an amortized constant cost (bot CPU per press).
 
 discord.py keeps one ``Ratelimit`` per bucket and major parameter (a channel,
 a DM): about five per table. Once it holds 256 of them, it walks the whole

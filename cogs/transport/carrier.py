@@ -1,4 +1,4 @@
-"""Table messages carried by interaction tokens (issue 11, part 3: spend the global rate limit on what matters).
+"""Table messages carried by interaction tokens (spend the global rate limit on what matters).
 
 Discord's global limit (50 requests/s per bot, all processes together) counts
 bot-token calls only. An interaction's token (valid 15 minutes) may post

@@ -1,4 +1,4 @@
-"""A DM press forwarded between bot processes (issue 11): what travels, and how the holder answers it.
+"""A DM press forwarded between bot processes: what travels, and how the holder answers it.
 
 The process that received the press sends :func:`forwarded_payload` (the
 interaction's id, application id and token, user, locale, channel, message id

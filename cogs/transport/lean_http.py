@@ -1,7 +1,7 @@
-"""A small HTTP/1.1 keep-alive client for the bot's requests to Discord (issue 9: bot CPU per press).
+"""A small HTTP/1.1 keep-alive client for the bot's requests to Discord (bot CPU per press).
 
 Every press is answered by a callback, and every turn change edits each
-waiting player's view through their interaction token (issue 10 item 9): about
+waiting player's view through their interaction token: about
 3.5 requests per interaction, each one costing aiohttp's general-purpose
 client about three times the CPU of sending it (``scripts/bench_tables.py``).
 :class:`LeanSession` stands in for the ``aiohttp.ClientSession`` that
@@ -90,7 +90,7 @@ class _Connection:
 class _Deadline:
     """A request's time limit: its task is cancelled once the limit has passed (``asyncio.timeout``'s
     rule). The session's one watchdog timer checks every request in flight (:meth:`LeanSession._sweep`),
-    instead of a timer started and cancelled per request (issue 9)."""
+    instead of a timer started and cancelled per request."""
 
     __slots__ = ("at", "cancelling", "fired", "task")
 

@@ -1,4 +1,4 @@
-"""Bot-token requests paced under Discord's global rate limit (issue 11: the REST budget).
+"""Bot-token requests paced under Discord's global rate limit (the REST budget).
 
 Discord allows a bot 50 requests per second with its bot token, all of its
 processes together; interaction callbacks, followups and edits through an
@@ -11,7 +11,7 @@ then lost until the next change.
 :class:`Pacer` keeps this process's bot-token requests to its share of the
 limit in every sliding second (FIFO, by reservation), so the 429 never comes:
 a burst waits its turn instead. A process holding ``k`` of ``n`` shards takes
-``k/n`` of the limit (issue 11: each process's share follows its shards), less
+``k/n`` of the limit (each process's share follows its shards), less
 a safety margin for clock and network jitter.
 """
 

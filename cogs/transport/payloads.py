@@ -38,7 +38,7 @@ log = logging.getLogger("baloot.discord")
 
 
 def attach_picture(payload: Payload, draw: Callable[[], bytes]) -> Payload:
-    """``payload`` with the picture ``draw()`` makes (issue 10); if drawing fails, without one.
+    """``payload`` with the picture ``draw()`` makes; if drawing fails, without one.
 
     A picture is never worth a lost move: a failure is logged and the message
     goes out as text, its earlier picture removed (``files`` empty).
@@ -56,7 +56,7 @@ def payload_view(components: list[dict[str, Any]]) -> discord.ui.View:
     The view is stopped at once, so discord.py never stores it: presses are
     routed by custom_id to the DynamicItems of :mod:`cogs.buttons`, which
     keeps them working after a restart and keeps memory flat. A card's
-    button keeps the emoji it was drawn with (issue 10: :data:`~.emojis.CARD_EMOJIS`).
+    button keeps the emoji it was drawn with (:data:`~.emojis.CARD_EMOJIS`).
     """
     view = discord.ui.View(timeout=None)
     for row_index, row in enumerate(components):

@@ -1,4 +1,4 @@
-"""The hot interaction-token requests, sent on the lean client directly (issue 9: bot CPU per press).
+"""The hot interaction-token requests, sent on the lean client directly (bot CPU per press).
 
 A press's answer (``POST /interactions/{id}/{token}/callback``) and a private
 view's refresh (``PATCH /webhooks/{app}/{token}/messages/@original``) are

@@ -1,4 +1,4 @@
-"""Rendered payloads sent as Discord's JSON through discord.py's request layer (issue 9: bot CPU per press).
+"""Rendered payloads sent as Discord's JSON through discord.py's request layer (bot CPU per press).
 
 discord.py's high-level calls (``InteractionResponse.edit_message``,
 ``Interaction.edit_original_response``, ``PartialMessage.edit``) turn our
@@ -96,7 +96,7 @@ _LEAN: Final[weakref.WeakKeyDictionary[discord.Client, LeanSession]] = weakref.W
 
 
 class BotTokenSession:
-    """The session discord.py's ``HTTPClient`` is given once the lean client is installed (issue 9).
+    """The session discord.py's ``HTTPClient`` is given once the lean client is installed.
 
     Its requests - the bot-token ones: table messages, DMs - are sent by the
     :class:`~.lean_http.LeanSession` (which hands anything it does not send
@@ -277,7 +277,7 @@ async def send_message(client: discord.Client, channel_id: int, payload: Payload
 
     discord.py's ``Messageable.send`` would build a ``View`` of ``Button``s and ``Embed``s from the payload's
     dicts and parse the answer into a cached ``Message``: memory held by every DM waiting on the pace at a
-    deal (issue 9, memory per table), and CPU."""
+    deal (memory per table), and CPU."""
     with message_params(payload) as params:
         data = await client.http.send_message(channel_id, params=params)
     return int(data["id"])
@@ -286,7 +286,7 @@ async def send_message(client: discord.Client, channel_id: int, payload: Payload
 async def send_followup(client: discord.Client, token: ResponseToken, payload: Payload) -> int:
     """Post ``payload`` as a public followup of an interaction (its channel; not counted in the global limit).
 
-    Returns the new message's id (issue 11: :mod:`.carrier`)."""
+    Returns the new message's id (:mod:`.carrier`)."""
     lean = _lean(client, payload)
     if lean is not None:
         sent = await token_http.send_followup(lean, token.application_id, token.token, message_json(payload),
@@ -304,7 +304,7 @@ async def send_followup(client: discord.Client, token: ResponseToken, payload: P
 
 
 async def delete_followup(client: discord.Client, token: ResponseToken, message_id: int) -> None:
-    """Delete a followup message of an interaction through its token (issue 11: :mod:`.carrier`)."""
+    """Delete a followup message of an interaction through its token (:mod:`.carrier`)."""
     http = client.http
     await async_context.get().delete_webhook_message(
         token.application_id, token.token, message_id, session=_session(client),
@@ -313,7 +313,7 @@ async def delete_followup(client: discord.Client, token: ResponseToken, message_
 
 
 async def edit_followup(client: discord.Client, token: ResponseToken, message_id: int, payload: Payload) -> None:
-    """Edit a followup message of an interaction through its token (issue 11: :mod:`.carrier`)."""
+    """Edit a followup message of an interaction through its token (:mod:`.carrier`)."""
     lean = _lean(client, payload)
     if lean is not None:
         await token_http.edit_followup(lean, token.application_id, token.token, message_id, message_json(payload),

@@ -1,4 +1,4 @@
-"""Bidding by expected score (issue 12): projects and Baloot count (R6.1, R6.3), round two
+"""Bidding by expected score: projects and Baloot count (R6.1, R6.3), round two
 bids lower the later the seat (R3.2: a pass by the last seat throws the hand in), Sun over
 an opponent's Hokum but not over the partner's (R3.1), and bots that rarely throw in."""
 
@@ -85,7 +85,7 @@ def test_a_strong_sun_hand_bids_sun_and_overcalls_an_opponents_hokum_only() -> N
 
 
 def test_four_normal_bots_throw_in_fewer_than_a_quarter_of_hands() -> None:
-    """Issue 12 asks for 20% at most (measured on 2,000+ pairs); 41% before bidding by expected score."""
+    """Thrown-in hands: the aim is 20% at most (measured on 2,000+ pairs); 41% before bidding by expected score."""
     tally = play_deal_pairs("normal", "normal", 0, 300, 2024, None)
     assert tally.thrown_in < 0.25 * len(tally.hand_diffs)
     made = sum(side.made[c] for side in tally.sides for c in ("sun", "hokum"))

@@ -1,4 +1,4 @@
-"""The hard level's exact endgame (issue 12): on random positions with three tricks or fewer
+"""The hard level's exact endgame: on random positions with three tricks or fewer
 left, the mask search equals a brute-force minimax through the engine itself (R5 legality by
 ``Hand.legal_actions``, R7 score by ``Hand.result``)."""
 

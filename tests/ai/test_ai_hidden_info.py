@@ -1,4 +1,4 @@
-"""AI players never read hidden information (issue 5).
+"""AI players never read hidden information.
 
 Positions come from random games. For each, a different full deal is built
 that gives the seat exactly the same view (the other hands' hidden cards are

@@ -1,4 +1,4 @@
-"""AI players only ever choose legal actions (issue 5), over many random hands."""
+"""AI players only ever choose legal actions, over many random hands."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The deal sampler's own ``randbelow``/``shuffle`` draw exactly what ``random.Random`` would (issue 15).
+"""The deal sampler's own ``randbelow``/``shuffle`` draw exactly what ``random.Random`` would.
 
 The compiled sampler calls ``getrandbits`` directly instead of ``randrange``/``shuffle``/``choice``
 (interpreted methods of ``random.Random``); a seeded search must sample the same deals either way.

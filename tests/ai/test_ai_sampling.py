@@ -1,4 +1,4 @@
-"""The hard level's deductions and deal sampler (issue 5).
+"""The hard level's deductions and deal sampler.
 
 Deductions must be sound (the real deal always satisfies them) and samples
 must respect them: the seat's own cards, every card played and by whom, the

@@ -1,4 +1,4 @@
-"""End to end: what a server admin meets (issue 10, item 7) — ``/baloot create`` in a channel where
+"""End to end: what a server admin meets — ``/baloot create`` in a channel where
 the bot lacks permissions says exactly what is missing and creates nothing."""
 
 from __future__ import annotations

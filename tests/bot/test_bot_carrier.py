@@ -1,4 +1,4 @@
-"""Issue 11 part 3: table messages carried by interaction tokens, not the bot token's global limit.
+"""Table messages carried by interaction tokens, not the bot token's global limit.
 
 End to end: when the players play in the channel ("My hand" and that ephemeral
 view), a whole hand - its new table message, every edit of it, every private
@@ -81,7 +81,7 @@ async def test_a_hand_played_in_the_channel_spends_no_bot_token_call(
     assert len(later) >= 2 and not any(m.ephemeral for m in later)
     done = later[-2]
     assert done.edits > 0
-    # posted and edited by the lean client (issue 9), except those carrying the table's picture (multipart)
+    # posted and edited by the lean client, except those carrying the table's picture (multipart)
     followups = [r for r in calls.select(kind="interaction", since=mark)
                  if r.route in ("POST /webhooks/{webhook_id}/{webhook_token}",
                                 "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")]

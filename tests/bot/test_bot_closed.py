@@ -1,4 +1,4 @@
-"""End to end (issue 27): a closed table looks closed everywhere, and the last person leaving says what it does.
+"""End to end: a closed table looks closed everywhere, and the last person leaving says what it does.
 
 Every view of a table closed before its match's end (the table message, every DM, a "My hand" view) says it
 is closed and by whom or by a vote, with no turn and no buttons, and nothing new is posted for it; a finished

@@ -40,10 +40,10 @@ async def test_bad_input_is_refused_privately(discord_env: DiscordEnv, tmp_path:
     assert refused(await forge(waiting.person, waiting.views()[0], button.custom_id)) == "These are not your cards."
     hand, index = button.version
     own_pass = f"bl:{button.table}:{waiting.seat}:{hand}:{index}:p"
-    # issue 27: the refusal names the player to act (the engine's words named seats)
+    # the refusal names the player to act (the engine's words named seats)
     assert refused(await forge(waiting.person, waiting.views()[0], own_pass)) == (
         f"It is {mover.name}'s turn, not yours.")
-    # issue 27: a forged id of a table that never was, pressed in a DM: not "no table in this channel"
+    # a forged id of a table that never was, pressed in a DM: not "no table in this channel"
     nowhere = f"bl:987654321:{waiting.seat}:{hand}:{index}:p"
     assert refused(await forge(waiting.person, waiting.views()[0], nowhere)) == (
         "That button is not from a table of this bot; nothing changed.")

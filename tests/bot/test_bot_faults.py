@@ -1,4 +1,4 @@
-"""End to end (issue 14): every press and command is answered privately, whatever fails, and nothing changes.
+"""End to end: every press and command is answered privately, whatever fails, and nothing changes.
 
 The real ``bot.py`` against the Discord stand-in. A storage fault is real:
 this test process holds SQLite's write lock (``BEGIN IMMEDIATE``) while a
@@ -86,7 +86,7 @@ async def test_a_press_during_a_storage_fault_is_answered_and_changes_nothing(
 async def test_presses_during_a_long_lock_hear_of_the_delay_then_of_their_outcome(
     discord_env: DiscordEnv, tmp_path: Path
 ) -> None:
-    """Issue 27 item 10: another program holds the write lock for 12 s while the player presses four times.
+    """Another program holds the write lock for 12 s while the player presses four times.
 
     Each press waits its turn for the database (up to SQLite's 5 s busy timeout per write, one write at a
     time), so the later ones used to be acknowledged and then say nothing until the lock was gone. Now

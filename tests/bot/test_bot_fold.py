@@ -1,4 +1,4 @@
-"""Issue 10 item 6, less noise: compact hand-end messages (the R7 breakdown behind "Details"), and
+"""Less noise: compact hand-end messages (the R7 breakdown behind "Details"), and
 a deal thrown in (R4: everyone passed twice, the deal passes on) posts no new channel message: the
 next deal takes over its message and says in one line how many were thrown in."""
 
@@ -59,7 +59,7 @@ async def test_thrown_in_deals_fold_into_the_next_hands_message(discord_env: Dis
 async def test_a_finished_hand_is_compact_with_its_breakdown_behind_details(
     discord_env: DiscordEnv, tmp_path: Path
 ) -> None:
-    """Issue 10 item 6: the hand-end message is a few lines (who won, the scores); "Details" answers the full
+    """The hand-end message is a few lines (who won, the scores); "Details" answers the full
     R7 breakdown privately, in the presser's language; a forged or out-of-range id is refused politely."""
     table = await open_table(discord_env, tmp_path, locales=("en-US", "ar", "en-US", "en-US"))
     assert await table.play_hand(contract_policy("sun"))

@@ -1,4 +1,4 @@
-"""End to end (issue 11): identifies spaced by Discord's ``max_concurrency`` across bot processes.
+"""End to end: identifies spaced by Discord's ``max_concurrency`` across bot processes.
 
 Discord lets a bot start at most ``max_concurrency`` sessions per 5 seconds,
 one per bucket ``shard_id % max_concurrency`` (``GET /gateway/bot`` says how

@@ -1,4 +1,4 @@
-"""End to end (issue 11): a process that lost its shards' leases closes their gateway sessions.
+"""End to end: a process that lost its shards' leases closes their gateway sessions.
 
 Process A holds shards [0, 1] of 2; process B, started on the same range, is a
 standby. A stalls (SIGSTOP) past its lease's time: B takes the leases over,

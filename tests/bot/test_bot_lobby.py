@@ -19,7 +19,7 @@ async def test_seats_teams_leave_score_and_end_by_vote(discord_env: DiscordEnv, 
     joined = await bob.slash("baloot", "join", channel=table.channel, team=1)
     assert joined.message is not None and plain(joined.message.content) == "bob sits in Seat 2 (Team 2)."
     joined = await carol.slash("baloot", "join", channel=table.channel)
-    # issue 10: the partner by name (alice sits in Seat 1) rather than "Team 1".
+    # the partner by name (alice sits in Seat 1) rather than "Team 1".
     assert joined.message is not None and plain(joined.message.content) == "carol sits in Seat 3, partnering alice."
     assert refused(await dave.slash("baloot", "join", channel=table.channel, seat=3)) == "That seat is taken."
     left = await carol.slash("baloot", "leave", channel=table.channel)
@@ -39,7 +39,7 @@ async def test_seats_teams_leave_score_and_end_by_vote(discord_env: DiscordEnv, 
         await person.slash("baloot", "join", channel=table.channel, seat=seat)
     started = await bob.slash("baloot", "start", channel=table.channel)
     assert started.message is not None and started.message.content.startswith("The match begins!")
-    # issue 27: the lobby message says the match began (was still "Waiting for players: 4 of 4 seated.")
+    # the lobby message says the match began (was still "Waiting for players: 4 of 4 seated.")
     await discord_env.wait_for(lambda: "The match has started" in lobby.embeds[0]["description"])
     assert "Waiting for players" not in lobby.embeds[0]["description"] and not lobby.components
     table.players = [alice, *(type(alice)(p, seat=s) for p, s in ((bob, 1), (carol, 2), (dave, 3)))]
@@ -59,7 +59,7 @@ async def test_seats_teams_leave_score_and_end_by_vote(discord_env: DiscordEnv, 
     assert refused(again) == "You have already voted to end this table."
     assert table.status() == "playing"
     last = await dave.slash("baloot", "end", channel=table.channel)
-    # issue 27: a vote closed it, not dave (the last voter)
+    # a vote closed it, not dave (the last voter)
     assert last.message is not None
     assert last.message.content == "The table was closed by a vote of its players (3 of 3)."
     assert table.status() == "ended"

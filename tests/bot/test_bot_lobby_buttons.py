@@ -1,4 +1,4 @@
-"""End to end: a lobby filled by its buttons and started by a button (issue 10, item 5)."""
+"""End to end: a lobby filled by its buttons and started by a button."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""End to end (issue 10): the table message carries a picture of the table, replaced with each edit;
+"""End to end: the table message carries a picture of the table, replaced with each edit;
 with TABLE_PICTURES=all each player's private view carries it from their own seat; 0 turns them off;
 card buttons show the application's card emojis, or the text alone when they cannot be created."""
 
@@ -79,7 +79,7 @@ async def test_card_buttons_show_the_applications_card_emojis(discord_env: Disco
     table = await open_table(discord_env, tmp_path)
     await discord_env.wait_for(lambda: len(discord_env.app_emojis) == 32)
     names = {name for name, _ in discord_env.app_emojis.values()}
-    assert names == {f"bl2_{card.text}" for card in ALL_CARDS}  # issue 27: the faces with a large suit
+    assert names == {f"bl2_{card.text}" for card in ALL_CARDS}  # the faces with a large suit
     for _name, image in discord_env.app_emojis.values():
         assert Image.open(io.BytesIO(image)).size == (128, 128)
     ids = {str(i): name for i, (name, _) in discord_env.app_emojis.items()}

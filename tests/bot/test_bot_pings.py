@@ -1,4 +1,4 @@
-"""End to end: turn pings (issue 10, item 4) — one delivered mention per human turn, none for bots,
+"""End to end: turn pings — one delivered mention per human turn, none for bots,
 none for a player who acts within the delay, superseded so the channel keeps one; the bot-token
 REST calls per hand with and without them."""
 
@@ -48,7 +48,7 @@ async def test_a_ping_per_human_turn_for_that_user_only(discord_env: DiscordEnv,
         # Discord notifies exactly that user: allowed_mentions names them and parses nothing else.
         mentions = ping.allowed_mentions or {}
         assert mentions.get("parse") == [] and [int(u) for u in mentions["users"]] == [player.person.id]
-        # issue 27: the relative timestamp says when time runs out (was "your turn <t:…:R>": "in 40 seconds")
+        # the relative timestamp says when time runs out (was "your turn <t:…:R>": "in 40 seconds")
         assert re.fullmatch(rf"<@{player.person.id}>, your turn at the Baloot table — time runs out <t:\d+:R>",
                             plain(ping.content)), ping.content
         seen.append((ping.id, player.person.id))

@@ -22,7 +22,7 @@ async def test_one_hand_through_dms_despite_rate_limits(discord_env: DiscordEnv,
     assert discord_env.calls.count(EDIT, status=429, since=mark) == 3
     table.assert_private()
     assert table.action_count() == len(table.acted)
-    # Issue 9: the presses' answers and the views' edits went through the lean client (HTTP_CLIENT=lean,
+    # The presses' answers and the views' edits went through the lean client (HTTP_CLIENT=lean,
     # discord.py's User-Agent), not aiohttp's (which sends its own).
     answers = [c for c in discord_env.calls.select(kind="interaction", since=mark)
                if c.route in (CALLBACK, EDIT_ORIGINAL) and c.status < 300]
@@ -34,7 +34,7 @@ async def test_one_hand_through_dms_despite_rate_limits(discord_env: DiscordEnv,
     assert all(c.encoding == "identity" and c.agent.startswith("DiscordBot (") for c in bot_calls), {
         (c.route, c.encoding) for c in bot_calls}
 
-    # The first hand's message ends showing the hand's result (compact, issue 10 item 6: the breakdown is
+    # The first hand's message ends showing the hand's result (compact: the breakdown is
     # behind "Details"); it was edited, never re-sent.
     def ended(m: Message) -> bool:
         return any(c.get("custom_id", "").endswith(":result:0") for row in m.components for c in row["components"])

@@ -1,4 +1,4 @@
-"""End to end (issue 14 item 8): the PostgreSQL server goes away mid-game and comes back.
+"""End to end: the PostgreSQL server goes away mid-game and comes back.
 
 The real ``bot.py`` on its own throwaway PostgreSQL cluster and the Discord
 stand-in. The server is shut down (``pg_ctl stop -m fast``: every connection

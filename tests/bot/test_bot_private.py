@@ -71,7 +71,7 @@ async def test_each_user_sees_their_language(discord_env: DiscordEnv, tmp_path: 
     assert plain(set_ar.message.content) == t("notice.language_set", "ar")
     await discord_env.wait_for(lambda: plain(message.embeds[0]["title"]) == t("table.title", "ar", n=1))
     assert message.components[0]["components"][0]["label"] == t("button.my_hand", "ar")
-    # issue 10: at an Arabic table, errors and private views follow the table, whatever the app's language.
+    # at an Arabic table, errors and private views follow the table, whatever the app's language.
     assert refused(await bob.person.slash("baloot", "language", channel=table.channel, language="en",
                                           scope="server")) == t("error.admin_only", "ar")
     await discord_env.wait_for(lambda: "أوراقك" in fields(1))  # their private view was redrawn

@@ -42,7 +42,7 @@ async def test_a_claim_through_the_private_button(discord_env: DiscordEnv, tmp_p
     shown = [card_text(ALL_CARDS[i], "en") for i in iter_bits(hand.hands[claim.seat])]
 
     def result_message() -> object:
-        # The hand's message at its end: compact (issue 10 item 6), with its "Details" button.
+        # The hand's message at its end: compact, with its "Details" button.
         for message in table.table_messages():
             if f"hand {hand_no + 1}" in message.embeds[0]["title"] and any(
                     c.get("custom_id", "").endswith(f":result:{hand_no}")

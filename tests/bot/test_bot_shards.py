@@ -1,4 +1,4 @@
-"""End to end (issue 11): two bot processes, shards [0, 1] and [2, 3] of 4, on one PostgreSQL and one stand-in.
+"""End to end: two bot processes, shards [0, 1] and [2, 3] of 4, on one PostgreSQL and one stand-in.
 
 Each process holds the guilds of its shards: it answers only their interactions,
 resumes only their tables, and a restart of one leaves the other's table alone.
@@ -195,7 +195,7 @@ async def test_two_processes_each_hold_their_shards_tables(
             0: await seat_table(env, guilds[0], bots[0], reader, dms=[True, True, True, True]),
             1: await seat_table(env, guilds[1], bots[1], reader, dms=[True, False, False, False]),
         }
-        # In a sharded process too, the slash commands carry the table's messages (issue 11 part 3): the first
+        # In a sharded process too, the slash commands carry the table's messages: the first
         # hand's message is a followup of /baloot start, not a bot-token message.
         for table in tables.values():
             shown = await env.wait_for(lambda table=table: table.table_messages(), 10)  # type: ignore[misc]
@@ -290,7 +290,7 @@ async def test_two_processes_each_hold_their_shards_tables(
 async def test_a_process_killed_mid_hand_and_restarted_at_once_plays_on_within_seconds(
     discord_env: DiscordEnv, pg_cluster: Cluster, tmp_path: Path
 ) -> None:
-    """Issue 27 item 11: process 1 (shards 2, 3) SIGKILLed mid-hand and restarted at once, as systemd's
+    """Process 1 (shards 2, 3) SIGKILLed mid-hand and restarted at once, as systemd's
     ``Restart=always`` does, with the default 30 s lease. It used to wait for its dead predecessor's
     lease to run out: the table's next turn came 30-40 s after the crash. The restarted process proves
     its predecessor dead (this host, its process gone) and takes the leases over at start. Prints the

@@ -82,7 +82,7 @@ def _errors(output: str) -> list[str]:
 
 
 async def test_discord_unreachable_is_one_clear_line(tmp_path: Path) -> None:
-    """Issue 10, item 7: no network (here a closed port) is one line and exit code 1, no traceback."""
+    """No network (here a closed port) is one line and exit code 1, no traceback."""
     with socket.socket() as sock:  # a port nobody listens on once it is closed
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]

@@ -1,4 +1,4 @@
-"""End to end (issue 14 item 4): the real bot refuses at start-up a database it cannot write.
+"""End to end: the real bot refuses at start-up a database it cannot write.
 
 Each case runs ``bot.py`` as a subprocess and expects exit code 2 and one
 line naming the path and the reason, before Discord is contacted (no
@@ -10,7 +10,7 @@ capabilities that bypass file permissions (``CAP_DAC_OVERRIDE``,
 ``CAP_DAC_READ_SEARCH``, dropped through ``setpriv`` from util-linux): the owner's
 bits of the root-owned files bind it, and it still reads the checkout and the
 virtual environment wherever they are, even in root's private home folder
-(issue 27 item 9: running as ``nobody`` failed there, unable to open ``bot.py``,
+(running as ``nobody`` failed there, unable to open ``bot.py``,
 and a copy of the code would not help while the ``.venv`` inside the checkout
 stays unreadable). Where the capabilities cannot be dropped, the bot runs as
 ``nobody`` if ``nobody`` can run it, and the cases are skipped, saying why,
@@ -182,7 +182,7 @@ def test_a_newer_schema_is_refused(place: Path) -> None:
 
 def test_the_read_only_cases_run_from_a_checkout_only_its_owner_can_read(place: Path, tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 27 item 9: a checkout in root's home folder (mode 0700), the usual place in a container.
+    """A checkout in root's home folder (mode 0700), the usual place in a container.
 
     The read-only case still runs there (it is not skipped) and the bot refuses the file as it should,
     rather than failing to open its own ``bot.py``.

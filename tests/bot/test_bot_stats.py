@@ -1,4 +1,4 @@
-"""End to end (issue 6): the real bot process shows exactly the seeded matches' figures.
+"""End to end: the real bot process shows exactly the seeded matches' figures.
 
 The database is seeded before the bot starts, through the storage and the
 statistics recorder; the last match is stored without its statistics, so the
@@ -135,11 +135,11 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
     rows = description(history).splitlines()[2:5]
     assert [r.split(" · ")[1] for r in rows] == ["Lost **0–0**", "Won **60–0**", "Lost **0–74**"]
     assert rows[0].startswith(f"`#{m3.table_id}` <t:{int(now - 60)}:d>")
-    # issue 10: players whose display name is stored (alice used a command) are named, not mentioned.
+    # players whose display name is stored (alice used a command) are named, not mentioned.
     assert f"with <@{d}> against \u2068alice\u2069 and <@{c}>" in rows[0]
     assert f"with <@{e}> against \u2068alice\u2069 and <@{c}>" in rows[1]
 
-    # The record replays to the stored result. issue 27: sent to the asker alone (was public).
+    # The record replays to the stored result. Sent to the asker alone (was public).
     sent = await people["dave"].slash("baloot", "record", channel=channel, match=m2.table_id)
     assert sent.ephemeral and message(sent).attachments
     attachment = message(sent).attachments[0]

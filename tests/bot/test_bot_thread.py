@@ -1,4 +1,4 @@
-"""End to end: a table in its own thread (issue 10, item 6: less noise in the channel).
+"""End to end: a table in its own thread (less noise in the channel).
 
 ``/baloot create thread:True`` opens a public thread of the channel and runs the whole table
 there; the channel keeps one line linking to it. Without Create Public Threads the creator is told

@@ -45,7 +45,7 @@ async def test_bots_fill_empty_seats_and_play(discord_env: DiscordEnv, tmp_path:
     filled = await alice.person.slash("baloot", "bots", channel=table.channel, level="normal")
     assert filled.ephemeral and filled.message is not None
     seats = filled.message.embeds[0]["fields"][-1]["value"]
-    # issue 10: "Bot 2" already says it is a bot, so no "(bot)" mark is added to it.
+    # "Bot 2" already says it is a bot, so no "(bot)" mark is added to it.
     assert all(f"Bot {n}" in seats for n in (2, 3, 4)) and "(bot)" not in seats and "alice" in seats, seats
     started = await alice.person.slash("baloot", "start", channel=table.channel)
     assert started.response_type == 4 and not started.ephemeral

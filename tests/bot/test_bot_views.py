@@ -1,4 +1,4 @@
-"""End to end: every seated player's private view stays current (issue 10, item 9).
+"""End to end: every seated player's private view stays current.
 
 Four people at one table; bob plays from an ephemeral "My hand" view, the
 others from their DMs. After every completed trick (R5) each player's live
@@ -135,7 +135,7 @@ async def test_every_view_follows_each_trick_and_a_my_hand_players_dm_has_no_sta
         leader = nxt[0]
 
         await discord_env.wait_for(functools.partial(all_current, table, leader, bob))
-        # Issue 11 part 3: his view follows through its token; the note in his DM is not edited per trick
+        # His view follows through its token; the note in his DM is not edited per trick
         # (each DM edit spends the bot token's global limit), and still shows no buttons.
         assert dm.edits == noted
         assert not enabled_actions(dm)

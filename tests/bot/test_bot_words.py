@@ -1,4 +1,4 @@
-"""End to end (issue 27, items 4, 5 and 7): answers in the asker's language, the match file sent
+"""End to end: answers in the asker's language, the match file sent
 privately, and refusals that point where to go.
 
 - Stats, history and leaderboard follow the language a player chose (``/baloot language … scope:

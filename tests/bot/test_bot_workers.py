@@ -1,4 +1,4 @@
-"""End to end (issue 14 item 6): the bot's AI worker processes die with it, SIGKILL included.
+"""End to end: the bot's AI worker processes die with it, SIGKILL included.
 
 The real ``bot.py`` (in its own process group) plays a table of three bots
 (and a person whose turns time out) with two AI worker processes. Only its main process is SIGKILLed — no goodbye,

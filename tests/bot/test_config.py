@@ -67,7 +67,7 @@ def test_env_example_documents_every_setting() -> None:
 
 
 def test_table_pictures_can_be_limited_or_turned_off() -> None:
-    """Issue 10: the table message's picture by default; ``all`` adds private views, ``0`` is text only."""
+    """The table message's picture by default; ``all`` adds private views, ``0`` is text only."""
     assert load_settings({"DISCORD_TOKEN": "t"}).table_pictures == "channel"
     assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "1"}).table_pictures == "channel"
     assert load_settings({"DISCORD_TOKEN": "t", "TABLE_PICTURES": "all"}).table_pictures == "all"
@@ -76,13 +76,13 @@ def test_table_pictures_can_be_limited_or_turned_off() -> None:
 
 
 def test_card_colors_are_red_and_black_unless_the_four_colour_deck_is_asked_for() -> None:
-    """Issue 27: CARD_COLORS=4 draws the card emojis from the four-colour deck."""
+    """CARD_COLORS=4 draws the card emojis from the four-colour deck."""
     assert load_settings({"DISCORD_TOKEN": "t"}).card_colors == 2
     assert load_settings({"DISCORD_TOKEN": "t", "CARD_COLORS": " 4 "}).card_colors == 4
 
 
 def test_http_client_is_lean_unless_aiohttp_is_asked_for() -> None:
-    """Issue 9: interaction answers go through cogs.transport.lean_http by default; HTTP_CLIENT=aiohttp opts out."""
+    """Interaction answers go through cogs.transport.lean_http by default; HTTP_CLIENT=aiohttp opts out."""
     assert load_settings({"DISCORD_TOKEN": "t"}).http_client == "lean"
     assert load_settings({"DISCORD_TOKEN": "t", "HTTP_CLIENT": " AIOHTTP "}).http_client == "aiohttp"
     assert load_settings({"DISCORD_TOKEN": "t", "HTTP_CLIENT": "lean"}).http_client == "lean"

@@ -1,4 +1,4 @@
-"""bot.py's event loop choice (issue 9: bot CPU per press): uvloop where installed, EVENT_LOOP=asyncio opts out."""
+"""bot.py's event loop choice (bot CPU per press): uvloop where installed, EVENT_LOOP=asyncio opts out."""
 
 from __future__ import annotations
 

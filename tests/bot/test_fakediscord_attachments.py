@@ -1,4 +1,4 @@
-"""Attachments and application emojis in the stand-in (issue 10).
+"""Attachments and application emojis in the stand-in.
 
 Attachments: uploaded on create and on edit, replaced, limited, referenced.
 

@@ -1,4 +1,4 @@
-"""The stand-in routes by shard and enforces the global rate limit (issue 11, part 4).
+"""The stand-in routes by shard and enforces the global rate limit.
 
 Raw gateway clients play two shards of one bot: each IDENTIFYs with its
 ``[shard_id, shard_count]`` pair, answers interactions with its shard id, and

@@ -1,4 +1,4 @@
-"""The README's Discord set-up (issue 10, item 7) states what the code needs: the invite link's
+"""The README's Discord set-up states what the code needs: the invite link's
 scopes and permission integer, no privileged intents, and ``DEV_GUILD_ID``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""discord.py's rate-limit buckets swept at an amortized constant cost (cogs/transport/buckets.py, issue 9)."""
+"""discord.py's rate-limit buckets swept at an amortized constant cost (cogs/transport/buckets.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A press on our buttons runs without discord.py rebuilding the message as a View (issue 9, bot CPU per press).
+"""A press on our buttons runs without discord.py rebuilding the message as a View (bot CPU per press).
 
 ``cogs.buttons.dispatch_presses_directly`` takes an action press from the
 gateway before discord.py's view store, and replaces one step of the view store

@@ -1,4 +1,4 @@
-"""The channel edit cadence stays within the bot token's global budget (issues 4 and 11)."""
+"""The channel edit cadence stays within the bot token's global budget."""
 
 import time
 from types import SimpleNamespace
@@ -25,7 +25,7 @@ def test_many_tables_share_the_budget() -> None:
 
 
 def test_each_process_edits_within_its_share() -> None:
-    """Issue 11: processes holding half the shards each get half the budget, so 500 tables over two
+    """Processes holding half the shards each get half the budget, so 500 tables over two
     processes are edited as often as 500 tables in one, and all of them together stay within it."""
     assert process_budget(share((), None)) == EDIT_BUDGET
     for shards in ((0,), (1, 2), (0, 1, 2, 3)):
@@ -45,7 +45,7 @@ def _board(tables: int) -> tuple[ChannelBoard, Any]:
 
 
 async def test_a_busy_bot_holds_cards_back_for_the_next_trick() -> None:
-    """Issue 11 part 3: past the budget's free cadence, a card within a trick waits for the next moment
+    """Past the budget's free cadence, a card within a trick waits for the next moment
     (a completed trick, a bid, a phase change), so the scarce edits show those exactly."""
     channel, state = _board(200)
     board = channel.board(0)

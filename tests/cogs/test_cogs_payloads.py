@@ -1,4 +1,4 @@
-"""Payload ``files`` as discord.py arguments (issue 10): uploaded on send, replacing on edit."""
+"""Payload ``files`` as discord.py arguments: uploaded on send, replacing on edit."""
 
 from __future__ import annotations
 

@@ -72,7 +72,7 @@ async def test_one_thread_draws_the_pictures_in_turn_and_a_failure_leaves_text(
 
 
 def test_past_picture_tables_neither_the_channel_nor_a_private_view_gets_a_picture() -> None:
-    """The same limit for both (issue 9): with TABLE_PICTURES=all, 101 active tables would otherwise still draw
+    """The same limit for both: with TABLE_PICTURES=all, 101 active tables would otherwise still draw
     four private pictures per move."""
     board = ChannelBoard(cast(Any, SimpleNamespace(carriers=Carriers())))
     hand = Match(Rules()).deal(random.Random(3))

@@ -1,4 +1,4 @@
-"""A player's DM message whose id could not be stored (issue 14: a storage fault is a warning, not an error).
+"""A player's DM message whose id could not be stored (a storage fault is a warning, not an error).
 
 The DM is sent and kept in memory; its id is stored at its next update, so a
 restart edits it instead of sending another. Found by CI: a DM created while

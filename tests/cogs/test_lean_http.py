@@ -409,7 +409,7 @@ async def test_token_requests_are_sent_as_the_adapter_sends_them(
 
 
 async def test_followup_requests_are_the_adapters_own(raw_server: Start, route_base: Callable[[Server], None]) -> None:
-    """A followup's post and edit (the carrier's table message, issue 11) are the requests discord.py's
+    """A followup's post and edit (the carrier's table message) are the requests discord.py's
     webhook adapter makes for them: the same request line (with its query) and body; the post returns
     Discord's message."""
     server = await raw_server(lambda req: ok(b'{"id": "77", "content": "x"}'))
@@ -454,8 +454,8 @@ def form_parts(request: bytes) -> tuple[bytes, list[tuple[str | None, str | None
 
 async def test_a_followup_with_a_picture_is_the_multipart_form_discord_py_sends(
         raw_server: Start, route_base: Callable[[Server], None]) -> None:
-    """The table message's picture (issue 10) goes with the followup as the form discord.py builds for it -
-    ``payload_json`` naming the attachment, then ``files[0]`` - built here as bytes (issue 9): the same
+    """The table message's picture goes with the followup as the form discord.py builds for it -
+    ``payload_json`` naming the attachment, then ``files[0]`` - built here as bytes: the same
     request line, parts, names, filenames and bytes, for a post and an edit."""
     server = await raw_server(lambda req: ok(b'{"id": "77", "content": "x"}'))
     route_base(server)

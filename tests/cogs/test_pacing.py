@@ -1,4 +1,4 @@
-"""Bot-token requests paced under Discord's global limit (issue 11, cogs/transport/pacing.py)."""
+"""Bot-token requests paced under Discord's global limit (cogs/transport/pacing.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""cogs/transport/wire.py (issue 9): the JSON bodies of the hot paths are what discord.py itself would have sent.
+"""cogs/transport/wire.py: the JSON bodies of the hot paths are what discord.py itself would have sent.
 
 The hot paths skip discord.py's View/Embed objects; this checks, over the
 payloads of random matches (table messages in both languages, every seat's

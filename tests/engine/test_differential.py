@@ -1,5 +1,5 @@
 """Differential tests: the main engine's ``replay_text`` against the independent reference
-engine in ``tests/reference_engine`` (built from RULES.md alone).
+engine in ``tests/reference_engine`` (built from docs/rules.md alone).
 
 Valid records must replay to the same R10 output (projects in any order, R11.7); invalid ones
 must be rejected at the same (hand, action) index (the messages are free text).

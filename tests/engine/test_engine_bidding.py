@@ -1,4 +1,4 @@
-"""Bidding (RULES.md R3), doubling (R4), the R9 bidding options and R11.1-R11.4, R11.9.
+"""Bidding (R3), doubling (R4), the R9 bidding options and R11.1-R11.4, R11.9.
 
 Unless said otherwise the dealer is seat 3, so p1 = 0, p2 = 1, p3 = 2, p4 = 3.
 """

@@ -1,4 +1,4 @@
-"""Issue 15: the engine runs the same compiled (mypyc) or pure; values cross processes by pickle."""
+"""The engine runs the same compiled (mypyc) or pure; values cross processes by pickle."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_pure_python_covers_the_compiled_ai_modules() -> None:
     from baloot._engine_modules import COMPILED
 
     ai = [name for name in COMPILED if name.startswith("ai.")]
-    assert ai, "the hard AI's search modules are compiled (issue 15)"
+    assert ai, "the hard AI's search modules are compiled"
     code = (
         "import importlib, baloot; "
         f"print(all(importlib.import_module('baloot.' + n).__file__.endswith('.py') for n in {ai!r}))"

@@ -5,7 +5,7 @@
 Over many random states (hypothesis seeds random games under random rules, at
 every card play) this checks that every card outside the legal mask has a
 refusal reason, that no card inside it has one, that the reason names an
-obligation that really applies (RULES.md R5.1/R5.2), and that ``apply``
+obligation that really applies (R5.1/R5.2), and that ``apply``
 refuses exactly those cards with exactly that reason.
 """
 

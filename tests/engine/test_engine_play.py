@@ -1,4 +1,4 @@
-"""Card play (RULES.md R5): R5.1 Sun, every R5.2 Hokum obligation, Ekka, the
+"""Card play (R5): R5.1 Sun, every R5.2 Hokum obligation, Ekka, the
 locked lead, trick winners, the last-trick bonus and the 162/130 totals.
 
 Seats: dealer 3, so p1 = seat 0 leads the first trick (R5). Hearts are trump

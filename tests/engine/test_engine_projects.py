@@ -1,4 +1,4 @@
-"""Projects and Baloot (RULES.md R6.1-R6.3, R11.3, R11.8).
+"""Projects and Baloot (R6.1-R6.3, R11.3, R11.8).
 
 Dealer 3 (p1 = seat 0); the Hokum scenarios have hearts trump (seat 0 takes a
 heart up card and confirms, no double).

@@ -1,4 +1,4 @@
-"""Property tests over thousands of random games (RULES.md R1, R2, R7, R10; issue 2).
+"""Property tests over thousands of random games (R1, R2, R7, R10).
 
 Each hypothesis example plays whole matches with uniformly random legal actions
 under random R9 options, checking invariants at every step. Runtime is bounded
@@ -394,7 +394,7 @@ def test_phase_progression_on_random_hands() -> None:
             last = hand.phase
 
 
-# --- bad values at the API edges (issue 2: never a traceback on bad input) -------------------
+# --- bad values at the API edges (never a traceback on bad input) ----------------------------
 
 _BAD_DECKS: list[Any] = ["7S 8S", [], ["7S"] * 32, list(range(32)), [None] * 32, ALL_CARDS[:31]]
 

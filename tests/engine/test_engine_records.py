@@ -1,10 +1,10 @@
-"""Game records and ``python -m baloot replay`` (RULES.md R10, R11.4-R11.7).
+"""Game records and ``python -m baloot replay`` (R10, R11.4-R11.7).
 
 The golden records in ``tests/golden`` were built with the deck builder of
 ``engine_helpers`` (hands chosen by hand, bidding and doubling scripted, most
 plays the first legal card; the tie hand's plays come from a seeded random
 search for an 80:82 split, then frozen). Each ``*.expected.json`` was checked
-by hand against RULES.md; the arithmetic is written out in GOLDEN_NOTES below,
+by hand against docs/rules.md; the arithmetic is written out in GOLDEN_NOTES below,
 and the card points are recomputed here independently of the engine.
 """
 
@@ -270,7 +270,7 @@ def test_r10_malformed_json_is_json_error_not_traceback(tmp_path: Path, text: st
 
 
 def test_r10_deeply_nested_json_is_json_error(tmp_path: Path) -> None:
-    """R10 / issue 2: the engine never crashes with a traceback on bad input."""
+    """R10: the engine never crashes with a traceback on bad input."""
     path = tmp_path / "deep.json"
     path.write_text("[" * 100_000)
     _assert_error(replay_cli(path), None, None)

@@ -1,4 +1,4 @@
-"""Sawa: claiming the remaining tricks (RULES.md R12, R9 option ``sawa``, R10 records).
+"""Sawa: claiming the remaining tricks (R12, R9 option ``sawa``, R10 records).
 
 - R12.2 condition on hand-built masks (``baloot.engine.sawa.claim_holds``), each clause allowed and refused;
 - hand-built deals played to the third trick: legality in ``Hand.legal_actions``, R12.1 timing,
@@ -433,7 +433,7 @@ class _Search:
     claimant's cards (in trick order of their suit) are interchangeable, so one of each class is
     tried.
 
-    The R5 obligations are written out here from RULES.md, independently of ``baloot.engine.play``.
+    The R5 obligations are written out here from docs/rules.md, independently of ``baloot.engine.play``.
     """
 
     def __init__(self, mine: int, pool: int, trump: int, locked: bool) -> None:

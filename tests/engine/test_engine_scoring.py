@@ -1,4 +1,4 @@
-"""Scoring (RULES.md R7, R8, R11.6-R11.7): the R7.1 worked examples, the source's
+"""Scoring (R7, R8, R11.6-R11.7): the R7.1 worked examples, the source's
 tie examples, the conversion tables, multipliers, kaboot, Gahwa and the options
 ``projects_multiply_fully`` and ``baloot_stays_with_holder``.
 

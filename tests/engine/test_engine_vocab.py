@@ -1,4 +1,4 @@
-"""The engine's typed vocabulary (issue 9 part 5): Contract, Seat, CardMask, the bidding steps."""
+"""The engine's typed vocabulary: Contract, Seat, CardMask, the bidding steps."""
 
 from __future__ import annotations
 

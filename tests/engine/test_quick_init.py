@@ -1,4 +1,4 @@
-"""baloot/engine/quick_init.py (issue 9): ``quick_init`` builds exactly what dataclasses' own ``__init__`` builds."""
+"""baloot/engine/quick_init.py: ``quick_init`` builds exactly what dataclasses' own ``__init__`` builds."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Errors carry a code, not English (issue 9 part 4).
+"""Errors carry a code, not English.
 
 Every :class:`~baloot.engine.error_codes.ErrorCode` has English and Arabic catalog
 text; what a player reads depends on the code and its parameters only, so

@@ -1,4 +1,4 @@
-"""An independent reference implementation of RULES.md, used to cross-check the main engine."""
+"""An independent reference implementation of docs/rules.md, used to cross-check the main engine."""
 
 from .record import replay
 

@@ -1,4 +1,4 @@
-"""Arabic that reads right (issue 10, item 2): the visual order, not only the strings.
+"""Arabic that reads right: the visual order, not only the strings.
 
 Rendered Arabic payloads go through a Unicode bidi implementation
 (``python-bidi``, the unicode-bidi crate, which knows the isolates U+2066–U+2069)
@@ -108,7 +108,7 @@ def test_each_card_of_the_arabic_hand_line_keeps_rank_and_suit_together(seed: in
 
 
 def test_without_isolates_the_last_suit_jumps_away() -> None:
-    """The bug the isolates fix (issue 10): in Discord's left-to-right layout the last suit moves."""
+    """The bug the isolates fix: in Discord's left-to-right layout the last suit moves."""
     cards = [Card.parse(c) for c in ("JS", "TH", "AD")]
     raw = "أوراقك: " + "  ".join(strip_isolates(card_text(c, "ar")) for c in cards)
     assert visual(raw, "L").endswith("♦")  # the ♦ of إكة ♦ landed at the far (wrong) end
@@ -162,7 +162,7 @@ def all_cards() -> list[Card]:
 
 def test_default_bot_names_are_localized() -> None:
     text = strip_isolates(str(table_payload(INFO, playing_match(1), "ar")))
-    assert "بوت 4" in text and "Bot 4" not in text  # issue 27: Western digits, as every other number
+    assert "بوت 4" in text and "Bot 4" not in text  # Western digits, as every other number
     english = strip_isolates(str(table_payload(INFO, playing_match(1), "en")))
     assert "Bot 4" in english
 

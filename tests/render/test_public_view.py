@@ -1,8 +1,8 @@
-"""The public view and the channel never show a hidden card (issue 9; RULES.md R2.2, R5, R6.2, R6.3).
+"""The public view and the channel never show a hidden card (R2.2, R5, R6.2, R6.3).
 
 Over thousands of random hands, at every action:
 
-- every card in the :class:`PublicView` is public under RULES.md: played
+- every card in the :class:`PublicView` is public under docs/rules.md: played
   (R5), the up card (R2.2), or a card of the winning team's projects once the
   first trick is over (R6.2) — computed here from the hand itself, not from
   the view;
@@ -61,7 +61,7 @@ def cards_named(text: str) -> set[Card]:
 
 
 def public_cards(hand: Hand) -> set[Card]:
-    """The cards RULES.md makes public at this point, from the hand's own state."""
+    """The cards docs/rules.md makes public at this point, from the hand's own state."""
     cards = {ALL_CARDS[hand.up_card]}  # R2.2
     for _, _, trick in hand.tricks_history:  # R5
         cards.update(ALL_CARDS[c] for c in trick)

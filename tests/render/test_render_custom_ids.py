@@ -122,7 +122,7 @@ def test_templates_work_as_dynamic_items() -> None:
 
 
 def test_lobby_ids_round_trip_and_every_number_is_range_checked() -> None:
-    """Lobby buttons (issue 10): join a team or seat, leave, bots of a level, start."""
+    """Lobby buttons: join a team or seat, leave, bots of a level, start."""
     from baloot.render import CustomIdError, LobbyId, decode_lobby_id
     from baloot.render.custom_ids import BOT_LEVEL_NAMES
     from baloot.tables import BOT_LEVELS

@@ -157,7 +157,7 @@ def test_round_two_is_marked_in_the_bids_of_both_views() -> None:
 
 
 def test_shared_fields_drawn_once_give_every_seat_the_same_view_as_drawn_alone() -> None:
-    """Issue 9: the four seats' views of one state share their public fields' drawing; what each seat
+    """The four seats' views of one state share their public fields' drawing; what each seat
     sees is exactly what it sees drawn on its own, in both languages, and a renamed seat is redrawn."""
     from dataclasses import replace
 
@@ -188,7 +188,7 @@ def test_shared_fields_drawn_once_give_every_seat_the_same_view_as_drawn_alone()
 
 
 def test_card_buttons_carry_the_emojis_given_and_nothing_else_does() -> None:
-    """Issue 10: the bot's card emojis are drawn into the card buttons (cogs/presentation/emojis.py gives them)."""
+    """The bot's card emojis are drawn into the card buttons (cogs/presentation/emojis.py gives them)."""
     rng = random.Random(4)
     hand = Match(Rules()).deal(rng)
     while hand.phase == Phase.BIDDING:  # bidding: pass/Hokum/Sun buttons plus the cards

@@ -1,5 +1,5 @@
-"""Issue 10's cosmetic slips: a default-named bot is not marked twice, a join notice names the partner
-instead of "Team n". Issue 27: a bot's number in Western digits like every other number, and Arabic
+"""Cosmetic slips: a default-named bot is not marked twice, a join notice names the partner
+instead of "Team n". A bot's number in Western digits like every other number, and Arabic
 results worded with no verb whose subject is a player (no gender, no dual)."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ INFO = TableInfo("t1", names=("Ali", "Badr", "Reem", "Bot 4"), is_bot=(False, Fa
 
 
 def test_a_default_named_bot_is_not_marked_twice() -> None:
-    assert plain(seat_name(INFO, 3, "ar")) == "بوت 4"  # issue 27: was "بوت ٤" (Arabic-Indic digit)
+    assert plain(seat_name(INFO, 3, "ar")) == "بوت 4"  # was "بوت ٤" (Arabic-Indic digit)
     assert plain(seat_name(INFO, 3, "en")) == "Bot 4"
     # A bot with another name still says it is a bot.
     named = TableInfo("t1", names=("Ali", "Badr", "Reem", "Sahm"), is_bot=(False, False, False, True))
@@ -29,7 +29,7 @@ def test_a_default_named_bot_is_not_marked_twice() -> None:
 
 
 def test_a_result_needs_no_gender_in_arabic() -> None:
-    """Issue 27 (was: a dual masculine verb, فازا/أخذا, for every pair): "لصالح" fits a pair, one
+    """A result without gender (was: a dual masculine verb, فازا/أخذا, for every pair): "لصالح" fits a pair, one
     player, a woman or a man, and a team named "الفريق n" alike."""
     line = plain(t(team_key(INFO, 0, "result.winner_line"), "ar", team=team_label(INFO, 0, "ar")))
     assert line == "الجولة لصالح **Ali وReem**."

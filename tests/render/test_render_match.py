@@ -56,7 +56,7 @@ def numbers(text: str) -> list[int]:
 
 def test_breakdown_matches_the_replay_summary_for_every_hand() -> None:
     """The R7 breakdown of every scored hand: on the table message for the match's last hand; for the others
-    behind "Details" (issue 10 item 6), the message itself shrinking to who won and the scores."""
+    behind "Details", the message itself shrinking to who won and the scores."""
     for seed in range(3):
         match, ends = play_match(seed, Rules(target=152))
         assert len(ends) == len(match.hands)
@@ -91,7 +91,7 @@ def test_breakdown_matches_the_replay_summary_for_every_hand() -> None:
             assert numbers(result["Hand score"]) == summary["score"]
             assert numbers(result[f"Match score after hand {i + 1}"]) == running
             winner = hand.result.winner if hand.result else None
-            # issue 10: teams by their players' names instead of "Team n"
+            # teams by their players' names instead of "Team n"
             assert team_name(INFO, winner if winner is not None else 0, "en") in result["Winner"]
         assert running == list(match.score) or match.hands[-1].level == GAHWA
 

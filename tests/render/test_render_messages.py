@@ -38,7 +38,7 @@ def test_rules_summary(locale: str) -> None:
     if not locale.startswith("ar"):
         assert "J  9  A 10  K  Q  8  7" in text  # the card values table
         assert "20 14 11 10  4  3  0  0" in text
-    else:  # issue 10: the Arabic table has one row per card, Arabic rank names (tests/render/test_bidi_layout.py)
+    else:  # the Arabic table has one row per card, Arabic rank names (tests/render/test_bidi_layout.py)
         assert "ولد      20     2" in text
     if locale.startswith("ar"):
         words = ("صن", "حكم", "أشكل", "دبل", "ثري", "فور", "قهوة", "سرا", "خمسين", "مية", "أربعمية", "بلوت", "كبوت")
@@ -52,7 +52,7 @@ def test_notices_fill_names_and_actions() -> None:
     timed = render_notice(INFO, Notice("notice.timed_out", seat=0, action=Action(0, ActionType.PLAY, Card.parse("7H"))))
     assert strip_isolates(timed["content"]) == "Ali (away) ran out of time; played for them: 7♥."
     ar = render_notice(INFO, Notice("notice.timed_out", seat=3, action=Action(3, ActionType.PASS)), "ar")
-    # issue 27: no masculine pronoun (was "لُعب عنه"), and the reminder says "time runs out <t:…:R>" once
+    # no masculine pronoun (was "لُعب عنه"), and the reminder says "time runs out <t:…:R>" once
     # (was "15 seconds left to act — <t:…:R>", which Discord shows as "… — in 15 seconds")
     assert strip_isolates(ar["content"]) == "انتهى وقت \\*\\*Bot\\*\\* (آلي)؛ لُعب تلقائيًا: بس."
     reminder = render_notice(INFO, Notice("notice.reminder", seat=2, params=(("deadline", "<t:100:R>"),)))

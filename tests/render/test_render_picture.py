@@ -1,4 +1,4 @@
-"""The table picture (issue 10): drawn from the public view only, for any state and any name.
+"""The table picture: drawn from the public view only, for any state and any name.
 
 Over random hands at every kind of moment (bidding with the up card, a Hokum
 trick half played, the hand's end), in English and Arabic and with hostile
@@ -156,7 +156,7 @@ def test_the_score_reads_us_and_them_for_a_seat_and_team_names_for_the_channel()
     assert picture_state(info, view, 1).team_labels == (("لهم",), ("لنا",))
     assert picture_state(info, view, 1, locale="en").team_labels == (("Them",), ("Us",))
     channel = picture_state(info, view, None)
-    assert channel.team_labels == (("Ali", "Saad"), ("Omar", "Faisal"))  # each name its own line (issue 27)
+    assert channel.team_labels == (("Ali", "Saad"), ("Omar", "Faisal"))  # each name its own line
     assert channel.score == (40, 12)
 
 
@@ -263,7 +263,7 @@ def test_card_emoji_images_are_128_square_pngs() -> None:
     assert sizes == {(128, 128)}
 
 
-# -- issue 9: a picture put together from tiles ----------------------------------------------------
+# -- a picture put together from tiles -------------------------------------------------------------
 
 def _suit_pixels(png: bytes, size: int = 22) -> dict[tuple[int, int, int], int]:
     """The card emoji at the size a button shows it: how many pixels of each strong colour (the rank and the suit)."""
@@ -279,7 +279,7 @@ def _suit_pixels(png: bytes, size: int = 22) -> dict[tuple[int, int, int], int]:
 
 
 def test_a_card_emoji_s_suit_reads_at_button_size() -> None:
-    """Issue 27: at 22 px the suit was a 6 px pip. The suit now fills the lower half: with the rank, about a
+    """At 22 px the suit was a 6 px pip. The suit now fills the lower half: with the rank, about a
     hundred and more of its 484 pixels are ink (the old faces: 27-48); the four-colour deck gives the four suits
     four colours."""
     for card in (Card.parse("AH"), Card.parse("AD"), Card.parse("TS"), Card.parse("7C")):
@@ -349,7 +349,7 @@ TEXTS = ["Ali", "عبدالله و سارة", "\u2068ناصر\u2069 & Lee", "x" 
 
 @pytest.mark.parametrize("text", TEXTS)
 def test_kept_text_is_drawn_exactly_as_pillow_draws_it(text: str) -> None:
-    """A text's layout and mask are kept between pictures (issue 9); drawn from them, it is pixel for pixel
+    """A text's layout and mask are kept between pictures; drawn from them, it is pixel for pixel
     what ImageDraw.text draws, at whole and half pixel positions, cut to a width or not, either direction."""
     for size, bold, width, rtl, centre in ((19, True, 184.0, False, (105.0, 32.0)), (16, False, 112.0, True,
                                                                                     (64.5, 44.0)),

@@ -1,4 +1,4 @@
-"""The table picture at the size Discord shows it (issue 27): about 400 px wide, half its 800 px.
+"""The table picture at the size Discord shows it: about 400 px wide, half its 800 px.
 
 Every text must be readable there (at least 10 displayed pixels), a long name
 shrinks before it is cut and never loses the partner beside it, an emoji in a

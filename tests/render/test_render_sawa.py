@@ -59,7 +59,7 @@ def test_the_table_message_shows_the_claim_and_the_claimants_cards(locale: str) 
     match.apply(SAWA_ACTIONS[0])
     payload = table_payload(INFO, match, locale)
     check_limits(payload)
-    assert len(payload["embeds"]) == 1  # the hand's compact result (issue 10 item 6), the claim first (R12)
+    assert len(payload["embeds"]) == 1  # the hand's compact result, the claim first (R12)
     result = payload["embeds"][0]
     field = {k: strip_isolates(v) for k, v in result["fields"][0].items() if isinstance(v, str)}
     assert field["name"] in ("Sawa", "سوا")

@@ -194,5 +194,5 @@ def test_table_message_follows_the_hand() -> None:
     payload = table_payload(info, match, "en")
     if match.finished:  # the match's last hand: the hand, its R7 result and the score sheet (R8)
         assert len(payload["embeds"]) >= 2 and payload["embeds"][1]["title"] == "Hand 1 result"
-    else:  # compact (issue 10 item 6): the result alone, the breakdown behind "Details"
+    else:  # compact: the result alone, the breakdown behind "Details"
         assert len(payload["embeds"]) == 1 and payload["embeds"][0]["title"] == "Baloot — hand 1"

@@ -1,4 +1,4 @@
-"""Issue 27 item 8: beside the picture the table message keeps only what the picture cannot carry.
+"""Beside the picture the table message keeps only what the picture cannot carry.
 
 The full text (about forty lines in a late trick) repeated the picture: the
 teams, the dealer, the up card, the phase, both tricks card by card. With the

@@ -1,4 +1,4 @@
-"""Issue 27, items 5 and 6: the words a player reads, in English and Arabic.
+"""The words a player reads, in English and Arabic.
 
 A Sawa claim takes its plural form (R12); a turn's relative timestamp says when time runs out;
 a tie on points is explained (R7); the lobby says the match has started once it has; a bot is
@@ -87,7 +87,7 @@ def test_a_deadline_says_when_time_runs_out(key: str, locale: str, expected: str
 
 def test_a_bot_is_named_with_western_digits() -> None:
     """Was "بوت ٣" in the text while the picture and every other number use Western digits."""
-    from baloot.render.text import bot_name  # new in issue 27 (shared by the table and the history)
+    from baloot.render.text import bot_name  # shared by the table and the history
 
     assert strip_isolates(bot_name(2, "ar")) == "بوت 3"
     assert strip_isolates(bot_name(2, "en")) == "Bot 3"

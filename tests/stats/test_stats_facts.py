@@ -1,4 +1,4 @@
-"""Per-hand facts and per-seat tallies from R10 records with known answers; periods (issue 6)."""
+"""Per-hand facts and per-seat tallies from R10 records with known answers; periods."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The recorder as a table-service listener: stats committed before anyone announces (issue 6)."""
+"""The recorder as a table-service listener: stats committed before anyone announces."""
 
 from __future__ import annotations
 

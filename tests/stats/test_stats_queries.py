@@ -1,4 +1,4 @@
-"""Leaderboards (orders, periods, pages), stats cards, history and records (issue 6)."""
+"""Leaderboards (orders, periods, pages), stats cards, history and records."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ratings and recording rules (issue 6): direction, bots, abandoned matches, leavers, rebuild."""
+"""Ratings and recording rules: direction, bots, abandoned matches, leavers, rebuild."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rendering of the statistics (issue 6): both languages, Discord's limits, page buttons' custom_ids."""
+"""Rendering of the statistics: both languages, Discord's limits, page buttons' custom_ids."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def test_leaderboard_pages_fit_and_link_to_their_neighbours(locale: str, sort: B
 @pytest.mark.parametrize(("locale", "head", "footer", "rule"), [
     ("en", "1 match · 1 hand · Sun 100% · Hokum 0% · Kaboots 1", "Page 1 of 1 · 1 player",
      "Listed by win rate from 1 match in the period."),
-    # issue 27: a match is a صكة, as at the table (was مباراة)
+    # a match is a صكة, as at the table (was مباراة)
     ("ar", "صكة واحدة · جولة واحدة · صن 100% · حكم 0% · كبوت 1", "الصفحة 1 من 1 · لاعب واحد",
      "الترتيب حسب نسبة الفوز بعد صكة واحدة على الأقل في الفترة."),
 ])
@@ -78,7 +78,7 @@ def test_leaderboard_counts_take_their_plural_forms(locale: str, head: str, foot
 
 @pytest.mark.parametrize("locale", ["en", "ar"])
 def test_an_empty_rating_board_after_matches_says_why(locale: str) -> None:
-    """Matches with bots rate nobody (issue 6): a rating board with matches played and nobody on it says so,
+    """Matches with bots rate nobody: a rating board with matches played and nobody on it says so,
     rather than asking the players who just finished a match to finish one."""
     empty = LeaderboardPage(GUILD, BoardSort.RATING, Period.ALL, 0, 10, 0, (), 5)
     played = strip_isolates(render_leaderboard(empty, ServerTally(1, 3, 1, 2), locale)["embeds"][0]["description"])
@@ -128,7 +128,7 @@ def test_history_names_partner_opponents_and_bots() -> None:
     payload = render_history(4, [entry], "en", "`/baloot record`")
     check_limits(payload)
     line = strip_isolates(payload["embeds"][0]["description"].splitlines()[2])
-    # issue 27: a bot by its seat's name, as at the table (was "with Bot")
+    # a bot by its seat's name, as at the table (was "with Bot")
     assert line == "`#77` <t:1700000000:d> · Won **152–101** · with Bot 2 against <@1> and <@2> · +9"
     bots = HistoryEntry(78, 1_700_000_000.0, (0, 152), 0, 0, (4, None, None, None), False, False, None)
     for locale, words in (("en", "with Bot 3 against Bot 2 and Bot 4"), ("ar", "مع بوت 3 ضد بوت 2 وبوت 4")):
@@ -138,7 +138,7 @@ def test_history_names_partner_opponents_and_bots() -> None:
 
 @pytest.mark.parametrize("locale", ["en", "ar"])
 def test_a_record_says_what_the_file_is_for(locale: str) -> None:
-    """Issue 27: in a player's words, no terminal command (that is in the README)."""
+    """In a player's words, no terminal command (that is in the README)."""
     content = render_record(5, locale)["content"]
     assert "python" not in content and "replay" not in content
     assert {"en": "Match #5 in one file: every deal, bid and card played",

@@ -1,4 +1,4 @@
-"""Statistics count Sawa claims (R12; issue 12): facts, tallies, storage (migration 5), the card."""
+"""Statistics count Sawa claims (R12): facts, tallies, storage (migration 5), the card."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Two backends behind one interface (issue 11): the same schema, exact values, and the storage layer's errors."""
+"""Two backends behind one interface: the same schema, exact values, and the storage layer's errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The storage layer: tables, seats, the game log (R10), results (issue 6), messages, settings."""
+"""The storage layer: tables, seats, the game log (R10), results, messages, settings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shard leases with an epoch (issue 11): two processes never drive one table.
+"""Shard leases with an epoch: two processes never drive one table.
 
 Each Storage object here stands for one bot process (its own connection or
 pool on one database). A process takes the leases of its shards, renews them,
@@ -158,7 +158,7 @@ async def test_a_released_lease_is_taken_at_once_and_a_resharded_bot_waits(
 
 
 async def test_a_holder_proved_dead_loses_its_lease_at_once(pair: tuple[Storage, Storage, Clock]) -> None:
-    """Issue 27 item 11: a process restarted at once after a crash takes its dead predecessor's unexpired
+    """A process restarted at once after a crash takes its dead predecessor's unexpired
     leases (``gone`` proves the holder dead), with a new epoch that refuses the dead one's writes; a holder
     not proved dead keeps its lease, and a dead one of another shard count does not block a resharded bot."""
     dead, restarted, clock = pair

@@ -1,4 +1,4 @@
-"""The schema is created and upgraded by numbered migrations (issue 4 "Persistence"), on both backends (issue 11)."""
+"""The schema is created and upgraded by numbered migrations, on both backends."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One live table per user, enforced by the database (issue 4 "a user sits at one table", issue 11).
+"""One live table per user, enforced by the database.
 
 Several bot processes share one database and each knows only its own tables,
 so the rule is kept by the ``seated_users`` key: seating a person who sits at

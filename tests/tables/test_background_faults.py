@@ -1,4 +1,4 @@
-"""Background tasks survive faults (issue 14 item 7): the channel flusher, the sweep, the supervisor.
+"""Background tasks survive faults: the channel flusher, the sweep, the supervisor.
 
 Storage faults come from the seam (:func:`baloot.storage.faults.inject_faults`);
 the supervisor and the sweep run on a :class:`VirtualClock`.

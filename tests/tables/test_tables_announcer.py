@@ -1,4 +1,4 @@
-"""The announcer attaches each event's snapshot (issue 9): in place on a new event, a copy for one announced before."""
+"""The announcer attaches each event's snapshot: in place on a new event, a copy for one announced before."""
 
 from __future__ import annotations
 

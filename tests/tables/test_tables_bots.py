@@ -1,4 +1,4 @@
-"""Bots at a table (issue 5 "In the bot"): filling seats, off-loop choosing, taking over a seat left."""
+"""Bots at a table: filling seats, off-loop choosing, taking over a seat left."""
 
 from __future__ import annotations
 
@@ -197,7 +197,7 @@ async def test_when_every_person_leaves_the_match_is_abandoned(database: str | P
         await service.fill_with_bots(CHANNEL, USERS[0], "easy")
         await service.start(CHANNEL, USERS[1])
         await service.leave(CHANNEL, USERS[0])
-        # issue 27: the last person is asked first; their plain leave changes nothing
+        # the last person is asked first; their plain leave changes nothing
         with pytest.raises(LastPlayer):
             await service.leave(CHANNEL, USERS[1])
         assert (await storage.table(info.id)).status is TableStatus.PLAYING  # type: ignore[union-attr]

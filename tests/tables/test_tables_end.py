@@ -1,4 +1,4 @@
-"""Ending a table (issue 4): by its creator, by a server admin, or by a vote of the seated players."""
+"""Ending a table: by its creator, by a server admin, or by a vote of the seated players."""
 
 from __future__ import annotations
 

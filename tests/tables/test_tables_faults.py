@@ -1,4 +1,4 @@
-"""Storage faults at the table service (issue 14 items 2-3): live state never runs ahead of the database.
+"""Storage faults at the table service: live state never runs ahead of the database.
 
 Faults come from the seam :func:`baloot.storage.faults.inject_faults`: a call
 raises :class:`StorageUnavailable` before it reaches SQLite, as a locked,

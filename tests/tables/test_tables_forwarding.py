@@ -1,4 +1,4 @@
-"""DM presses forwarded between bot processes (issue 11, :mod:`baloot.tables.forwarding`), on PostgreSQL.
+"""DM presses forwarded between bot processes (:mod:`baloot.tables.forwarding`), on PostgreSQL.
 
 Two services on one database stand for the processes of shards 0 and 1 of 2.
 A press sent for a guild of shard 1 reaches shard 1's holder (once, with the

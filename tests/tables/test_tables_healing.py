@@ -1,4 +1,4 @@
-"""Turns heal themselves (issue 14 item 3): after a storage fault every table plays on, on a virtual clock.
+"""Turns heal themselves: after a storage fault every table plays on, on a virtual clock.
 
 Tables of one person (who never presses: each turn times out, R: safe
 policy) and three bots play on a :class:`VirtualClock`. All writes fail for

@@ -1,4 +1,4 @@
-"""A lease holder's process, and the proof that it is dead (issue 27 item 11).
+"""A lease holder's process, and the proof that it is dead.
 
 Real processes: a child that runs, one that is stopped, one killed and not yet
 reaped (a zombie), one killed and reaped; a token with a live pid but another

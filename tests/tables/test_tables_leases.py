@@ -1,4 +1,4 @@
-"""The table service with shard leases (issue 11): a process drives only the tables of shards it leased.
+"""The table service with shard leases: a process drives only the tables of shards it leased.
 
 Two services on one database stand for two bot processes started on the same
 shard range. The first takes the lease and drives the table; the second (a
@@ -128,7 +128,7 @@ async def test_a_clean_stop_releases_the_leases_for_the_next_process(database: s
 async def test_a_process_restarted_after_a_crash_takes_its_dead_predecessors_shard_at_once(
     database: str | Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Issue 27 item 11: the predecessor's holder token names a process of this host that is gone (a child
+    """The predecessor's holder token names a process of this host that is gone (a child
     killed with SIGKILL): the restarted process resumes its table at start, not when the lease runs out."""
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     stat = Path(f"/proc/{child.pid}/stat").read_text()

@@ -1,4 +1,4 @@
-"""Seating (issue 4): create, join by seat or team, leave, start, bots, table options."""
+"""Seating: create, join by seat or team, leave, start, bots, table options."""
 
 from __future__ import annotations
 

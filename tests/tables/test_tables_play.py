@@ -1,4 +1,4 @@
-"""Playing through the table service (issue 4): a whole match, storage before announcement, bad input."""
+"""Playing through the table service: a whole match, storage before announcement, bad input."""
 
 from __future__ import annotations
 

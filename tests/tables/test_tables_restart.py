@@ -1,4 +1,4 @@
-"""Restarts (issue 4 "Persistence and restarts"): every unfinished table resumes from its stored record."""
+"""Restarts: every unfinished table resumes from its stored record."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sharded processes (issue 11, part 2): a process resumes and drives only the tables of its guilds.
+"""Sharded processes: a process resumes and drives only the tables of its guilds.
 
 Discord sends a guild's interactions to shard ``(guild_id >> 22) % shard_count``;
 the bot process holding that shard holds the guild's tables. Two services on one

@@ -1,4 +1,4 @@
-"""The turn timer (issue 4): reminder, timeout with the safe policy, away after repeated timeouts, back."""
+"""The turn timer: reminder, timeout with the safe policy, away after repeated timeouts, back."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ async def test_acting_in_time_cancels_the_timer(database: str | Path) -> None:
 
 
 async def test_a_persons_turn_waits_on_a_loop_timer_and_starts_no_task_until_it_fires(database: str | Path) -> None:
-    """Issue 9: on the real clock a person's turn is a WaitingTurn (a loop timer); a press stops it
+    """On the real clock a person's turn is a WaitingTurn (a loop timer); a press stops it
     before any task is made; the turn's task exists only once the timer has fired."""
     storage, service, recorder = await open_service(database, reminder_seconds=0.2)
     try:

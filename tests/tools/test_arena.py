@@ -1,4 +1,4 @@
-"""The arena's counts (issue 12): thrown-in hands (R3.2), contracts taken and made (R3, R7),
+"""The arena's counts: thrown-in hands (R3.2), contracts taken and made (R3, R7),
 raises (R4), and shards that combine into the same figures as one run."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``scripts/bench_floor.py`` (issue 9): the traffic-only benchmark answers every press and stores each action."""
+"""``scripts/bench_floor.py``: the traffic-only benchmark answers every press and stores each action."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""scripts/sample_bot.py: the CPU-time sampler behind ``bench_tables.py --sample`` (issue 9 tooling)."""
+"""scripts/sample_bot.py: the CPU-time sampler behind ``bench_tables.py --sample`` (CPU per press tooling)."""
 
 from __future__ import annotations
 
