@@ -1,0 +1,17 @@
+"""The game reviewer (issue 29): every decision of a finished hand judged from what the player
+could see. Pure: no Discord, no storage, no asyncio."""
+
+from .model import REVIEWER_VERSION, Decision, HandReview, MatchReview, Option
+from .reviewer import DEFAULT_SAMPLES, review_hand, review_match, skip_reason
+
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "REVIEWER_VERSION",
+    "Decision",
+    "HandReview",
+    "MatchReview",
+    "Option",
+    "review_hand",
+    "review_match",
+    "skip_reason",
+]
