@@ -8,6 +8,7 @@ import os
 import sys
 
 from .record import replay_text
+from .review.model import DEFAULT_SAMPLES
 
 RECORD_LIMIT = 64 * 1024 * 1024
 """The largest record ``replay`` reads, in bytes (a 100-hand record is well under 1 MiB)."""
@@ -74,8 +75,8 @@ def _review(args: argparse.Namespace) -> int:
     hands = None
     if args.hand is not None:
         if not 0 <= args.hand < len(match.hands):
-            _print_json({"error": {"hand": args.hand, "action": None,
-                                   "message": f"the record has {len(match.hands)} hands (0 to {len(match.hands) - 1})"}})
+            message = f"the record has {len(match.hands)} hands (0 to {len(match.hands) - 1})"
+            _print_json({"error": {"hand": args.hand, "action": None, "message": message}})
             return 1
         hands = [args.hand]
     review = review_match(match, hands=hands, samples=args.samples, seed=args.seed)
@@ -100,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     p_review.add_argument("--hand", type=int, help="review only this hand (0-based)")
     p_review.add_argument("--seed", type=int, default=0, help="seed of the sampled deals")
     p_review.add_argument("--json", action="store_true", help="print one JSON object")
-    p_review.add_argument("--samples", type=int, default=24, help="sampled deals per decision")
+    p_review.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="sampled deals per judged decision")
     p_review.add_argument("--bench", action="store_true", help="measure the reviewer on AI games instead")
     p_review.add_argument("--matches", type=int, default=10, help="--bench: duplicate match pairs for ranking")
     p_review.add_argument("--hands", type=int, default=10, help="--bench: hands for time and stability")

@@ -71,7 +71,7 @@ def crosses(module: str, forbidden: tuple[str, ...]) -> bool:
 def layer_files() -> dict[str, list[Path]]:
     baloot = ROOT / "baloot"
     return {
-        "engine": [*baloot.glob("*.py"), *(baloot / "ai").glob("*.py")],
+        "engine": [*baloot.glob("*.py"), *(baloot / "ai").glob("*.py"), *(baloot / "review").glob("*.py")],
         "render": list((baloot / "render").glob("*.py")),
         "service": [*(baloot / "tables").glob("*.py"), *(baloot / "storage").glob("*.py")],
         "cogs": list((ROOT / "cogs").glob("*.py")),

@@ -1,8 +1,8 @@
 """The game reviewer (issue 29): every decision of a finished hand judged from what the player
 could see. Pure: no Discord, no storage, no asyncio."""
 
-from .model import REVIEWER_VERSION, Decision, HandReview, MatchReview, Option
-from .reviewer import DEFAULT_SAMPLES, review_hand, review_match, skip_reason
+from .model import DEFAULT_SAMPLES, REVIEWER_VERSION, Decision, HandReview, MatchReview, Option
+from .reviewer import review_hand, review_match, skip_reason
 
 __all__ = [
     "DEFAULT_SAMPLES",

@@ -19,18 +19,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from ..actions import Action
 from ..bidding import Outcome
 from ..hand import Hand, Phase
 from ..match import Match
 from .accuracy import EPSILON, label_for, mean_accuracy, win_drop
-from .model import LUCKY, UNLUCKY, Decision, HandReview, MatchReview, Option
+from .model import DEFAULT_SAMPLES, LUCKY, UNLUCKY, Decision, HandReview, MatchReview, Option
 from .values import Judge
 
 Progress = Callable[[int, int, int], None]
 """Called before each decision with (action index, number of actions, trick 0-7 or -1 while bidding)."""
 
-DEFAULT_SAMPLES = 24
-"""Sampled deals per judged decision: the command line's and the bot's budget."""
 
 
 def skip_reason(hand: Hand) -> str | None:
@@ -70,40 +69,49 @@ def review_hand(
     if reason is not None:
         return HandReview(index, (), (100.0, 100.0, 100.0, 100.0), score, reason, seed)
     judge = judge or Judge(samples)
-    target = played.rules.target
     hand = Hand(played.dealer, played.deck, played.rules, score)
     decisions: list[Decision] = []
     total = len(played.actions)
     for a, action in enumerate(played.actions):
-        trick = hand.trick_no if hand.phase is Phase.PLAYING else -1
         if progress is not None:
-            progress(a, total, trick)
-        seat = hand.to_move
-        team = seat & 1
-        rng = random.Random(f"review:{seed}:{index}:{a}")
-        legal = hand.legal_actions()
-        forced = len(legal) == 1
-        judgement = judge.judge(hand, rng, max(1, samples // 4) if forced else samples)
-        chosen = judgement.legal.index(action)
-        options = tuple(
-            Option(act, value, known)
-            for act, value, known in zip(judgement.legal, judgement.values, judgement.all_known, strict=True)
-        )
-        if forced:
-            decisions.append(Decision(a, seat, trick, True, options, 0, 0.0, 0.0, None, None, judgement.samples))
-        else:
-            best = max(judgement.values)
-            mine = judgement.values[chosen]
-            loss = best - mine if best - mine > EPSILON else 0.0
-            known = options[chosen]
-            loss_known = max(judgement.all_known) - known.value_all_known
-            decisions.append(Decision(
-                action=a, seat=seat, trick=trick, forced=False, options=options, chosen=chosen, loss=loss,
-                win_drop=win_drop(best, mine, score, team, target), label=label_for(loss),
-                luck=luck_of(loss, loss_known), samples=judgement.samples,
-            ))
+            progress(a, total, hand.trick_no if hand.phase is Phase.PLAYING else -1)
+        decisions.append(judge_decision(hand, action, a, judge, samples=samples, seed=seed, hand_index=index))
         hand.apply(action)
     return HandReview(index, tuple(decisions), hand_accuracy(decisions), score, None, seed)
+
+
+def judge_decision(
+    hand: Hand, action: Action, index: int, judge: Judge, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+    hand_index: int = 0,
+) -> Decision:
+    """The decision of ``action`` (the ``index``-th action of the hand) in the real state ``hand``.
+
+    One legal action: forced, valued with a quarter of the budget and never judged. Otherwise
+    every legal action is valued from the actor's view (:mod:`~baloot.review.values`), and the
+    loss, label, drop in win chance (R8) and luck follow (:mod:`~baloot.review.accuracy`).
+    """
+    trick = hand.trick_no if hand.phase is Phase.PLAYING else -1
+    seat = hand.to_move
+    team = seat & 1
+    rng = random.Random(f"review:{seed}:{hand_index}:{index}")
+    forced = len(hand.legal_actions()) == 1
+    judgement = judge.judge(hand, rng, max(1, samples // 4) if forced else samples)
+    chosen = judgement.legal.index(action)
+    options = tuple(
+        Option(act, value, known)
+        for act, value, known in zip(judgement.legal, judgement.values, judgement.all_known, strict=True)
+    )
+    if forced:
+        return Decision(index, seat, trick, True, options, 0, 0.0, 0.0, None, None, judgement.samples)
+    best = max(judgement.values)
+    mine = judgement.values[chosen]
+    loss = best - mine if best - mine > EPSILON else 0.0
+    loss_known = max(judgement.all_known) - options[chosen].value_all_known
+    return Decision(
+        action=index, seat=seat, trick=trick, forced=False, options=options, chosen=chosen, loss=loss,
+        win_drop=win_drop(best, mine, hand.match_score, team, hand.rules.target), label=label_for(loss),
+        luck=luck_of(loss, loss_known), samples=judgement.samples,
+    )
 
 
 def hand_accuracy(decisions: list[Decision] | tuple[Decision, ...]) -> tuple[float, float, float, float]:

@@ -27,7 +27,9 @@ tells luck from error.
 **Equal cards.** Two cards of one suit with the same card points (R1.1) and no
 card between them that another seat may still hold are the same choice; they
 are played out once and given the same value (not in a Hokum lead of a plain
-suit, where the Ekka rule of R5.2 tells them apart).
+suit, where the Ekka rule of R5.2 tells them apart). The rule-based play-out
+alone could tell them apart (it breaks ties between suits by rank, so a 7
+kept may be thrown where a 9 kept would not); a player would not.
 """
 
 from __future__ import annotations
@@ -36,14 +38,14 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..actions import Action, ActionType
-from ..cards import CARD_POINTS, NO_TRUMP, PLAIN_ORDER, TRUMP_ORDER
-from ..hand import Hand, Phase
-from ..view import seat_view
+from ..actions import Action
 from ..ai.card_play import CardChooser
 from ..ai.hard import HardPlayer
 from ..ai.knowledge import infer
 from ..ai.rollout import play_out, team_value
+from ..cards import CARD_POINTS, NO_TRUMP, PLAIN_ORDER, TRUMP_ORDER
+from ..hand import Hand, Phase
+from ..view import seat_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +141,3 @@ class Judge:
             values[i] = values[r]
             all_known[i] = all_known[r]
         return Judgement(legal, tuple(values), tuple(all_known), used)
-
-
-def is_card(action: Action) -> bool:
-    return action.type is ActionType.PLAY
