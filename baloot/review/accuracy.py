@@ -7,9 +7,10 @@ reviewer's unit) is labelled at :data:`THRESHOLDS`: an *inaccuracy* from
 duplicate matches of hard against easy bots and of random-card players
 against easy bots (seed 0): the thresholds were chosen so that the hard bots,
 the strongest player we have, are almost never called a blunder (0% of their
-judged decisions) and rarely a mistake (about 2%), the easy bots a few times
-a hand (about 4% mistakes, 2% blunders) and a random-card player often (about
-10% each): what a good player means by the words. In units a player knows:
+judged decisions) and rarely a mistake (0.4%), the easy bots a few times a
+match (3% mistakes, 2% blunders) and a random-card player often (9% mistakes,
+6% blunders; 3 match pairs each, 128 deals a decision): what a good player
+means by the words. In units a player knows:
 a Hokum hand is 16 game points and a Sun hand 26 (R7), so a blunder (12) is
 most of a hand, a mistake (6) a trick with an Ace or Ten in it, an inaccuracy
 (3) a few card points that changed the rounding.
