@@ -1,4 +1,4 @@
-"""Command line: ``replay FILE`` (R10) and ``bench``."""
+"""Command line: ``replay FILE`` (R10), ``review FILE`` and ``bench``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import os
 import sys
 
 from ..engine.records import replay_text
+from ..review.model import DEFAULT_SAMPLES
 
 RECORD_LIMIT = 64 * 1024 * 1024
 """The largest record ``replay`` reads, in bytes (a 100-hand record is well under 1 MiB)."""
@@ -57,11 +58,53 @@ def _replay(path: str) -> int:
     return code
 
 
+def _review(args: argparse.Namespace) -> int:
+    """Review a record (R10): text, or one JSON object with ``--json``; an invalid record
+    or hand number prints R10's error object and exits 1."""
+    from ..engine.errors import RecordError
+    from ..engine.records import load_record
+    from ..review import review_match
+    from ..review.text import match_text
+
+    try:
+        match = load_record(_read(args.record))
+    except ValueError as exc:  # RecordError is a ValueError too, with R10's error object
+        _print_json(exc.to_json() if isinstance(exc, RecordError) else
+                    {"error": {"hand": None, "action": None, "message": str(exc)}})
+        return 1
+    hands = None
+    if args.hand is not None:
+        if not 0 <= args.hand < len(match.hands):
+            message = f"the record has {len(match.hands)} hands (0 to {len(match.hands) - 1})"
+            _print_json({"error": {"hand": args.hand, "action": None, "message": message}})
+            return 1
+        hands = [args.hand]
+    review = review_match(match, hands=hands, samples=args.samples, seed=args.seed)
+    if args.json:
+        _print_json(review.to_json())
+    else:
+        try:
+            sys.stdout.write(match_text(review) + "\n")
+            sys.stdout.flush()
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m baloot", description="Baloot engine tools")
     sub = parser.add_subparsers(dest="command", required=True)
     p_replay = sub.add_parser("replay", help="check a game record (R10) and print its result as JSON")
     p_replay.add_argument("file", help="the record file, or - for standard input")
+    p_review = sub.add_parser("review", help="judge every decision of a record's finished hands (issue 29)")
+    p_review.add_argument("record", nargs="?", help="the record file, or - for standard input")
+    p_review.add_argument("--hand", type=int, help="review only this hand (0-based)")
+    p_review.add_argument("--seed", type=int, default=0, help="seed of the sampled deals")
+    p_review.add_argument("--json", action="store_true", help="print one JSON object")
+    p_review.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="sampled deals per judged decision")
+    p_review.add_argument("--bench", action="store_true", help="measure the reviewer on AI games instead")
+    p_review.add_argument("--matches", type=int, default=10, help="--bench: duplicate match pairs for ranking")
+    p_review.add_argument("--hands", type=int, default=10, help="--bench: hands for time and stability")
     p_bench = sub.add_parser("bench", help="measure the engine's speed on one core")
     p_bench.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     p_bench.add_argument("--seed", type=int, default=1)
@@ -76,6 +119,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "replay":
         return _replay(args.file)
+    if args.command == "review":
+        if args.bench:
+            from .review_bench import run_review_bench
+
+            return run_review_bench(args.hands, args.matches, args.samples, args.seed)
+        if args.record is None:
+            parser.error("review needs a RECORD (a file or -), or --bench")
+        if args.samples < 1:
+            parser.error("--samples must be at least 1")
+        return _review(args)
     if args.command == "bench":
         from .bench import run_bench
 
