@@ -107,7 +107,7 @@ async def test_whole_swiss_tournament_with_a_restart(database: str | Path) -> No
         await play_round(tables, service, row.id, round_no, rng)
     final = await service.store.tournament(row.id)
     assert final is not None and final.status == TournamentStatus.FINISHED
-    _, lines, teams = await service.standings(row.id)
+    _, lines, _ = await service.standings(row.id)
     assert len(lines) == 8 and final.winner_team == lines[0].team
     assert sum(line.played for line in lines) == 3 * 8
     assert sum(line.points for line in lines) == 3 * 4  # one point a table
