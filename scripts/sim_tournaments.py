@@ -34,12 +34,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scipy.stats import kendalltau
+from scipy.stats import kendalltau  # type: ignore[import-untyped]
 
 from baloot.ai import make_player
 from baloot.ai.player import Player
 from baloot.ai.rollout import team_value
 from baloot.engine.actions import Action
+from baloot.engine.cards import Card
 from baloot.engine.hand import Hand, Phase
 from baloot.engine.match import shuffled_deck
 from baloot.engine.rules import Rules
@@ -74,7 +75,7 @@ class NoisyPlayer:
         return self.inner.choose(view, rng)
 
 
-def play_hand(deck: list, dealer: int, seats: list[Player], rng: random.Random, rules: Rules) -> Hand:
+def play_hand(deck: list[Card], dealer: int, seats: list[Player], rng: random.Random, rules: Rules) -> Hand:
     hand = Hand(dealer, deck, rules, (0, 0))
     while hand.phase != Phase.FINISHED:
         seat = hand.to_move
