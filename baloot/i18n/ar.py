@@ -10,6 +10,7 @@ from typing import Final
 
 from .ar_help import AR_HELP
 from .ar_stats import AR_STATS
+from .ar_tournaments import AR_TOURNAMENTS
 
 _GAME: Final = {
     "suit.S": "شريا",
@@ -321,4 +322,5 @@ _SAWA: Final = {  # R12 السوا: الإعلان ورفضه
     "error.sawa_refused": "لا يمكن إعلان السوا الآن.",
 }
 
-AR: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **AR_HELP, **AR_STATS}
+AR: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **AR_HELP, **AR_STATS,
+                       **AR_TOURNAMENTS}

@@ -11,6 +11,7 @@ from typing import Final
 
 from .en_help import EN_HELP
 from .en_stats import EN_STATS
+from .en_tournaments import EN_TOURNAMENTS
 
 _GAME: Final = {
     # Suits and ranks (R1).
@@ -339,4 +340,5 @@ _SAWA: Final = {  # R12 Sawa: the action, refusals of a claim
     "error.sawa_refused": "Sawa is not possible now.",
 }
 
-EN: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **EN_HELP, **EN_STATS}
+EN: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **EN_HELP, **EN_STATS,
+                       **EN_TOURNAMENTS}

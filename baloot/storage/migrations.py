@@ -295,6 +295,84 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         ALTER TABLE seats ADD COLUMN end_vote INTEGER NOT NULL DEFAULT 0
         """,
     ),
+    (
+        10,
+        """
+        ALTER TABLE tables ADD COLUMN deal_seed {ID};
+        CREATE TABLE tournaments (
+            id {AUTO_ID},
+            guild_id {ID} NOT NULL,
+            channel_id {ID} NOT NULL,
+            message_id {ID},
+            creator_id {ID} NOT NULL,
+            name TEXT NOT NULL,
+            format TEXT NOT NULL CHECK (format IN ('swiss', 'knockout')),
+            rounds INTEGER CHECK (rounds IS NULL OR rounds > 0),
+            round_deals INTEGER CHECK (round_deals IS NULL OR round_deals > 0),
+            rules TEXT NOT NULL,
+            turn_seconds {FLOAT} NOT NULL CHECK (turn_seconds > 0),
+            rated INTEGER NOT NULL DEFAULT 0 CHECK (rated IN (0, 1)),
+            bots_allowed INTEGER NOT NULL DEFAULT 1 CHECK (bots_allowed IN (0, 1)),
+            language TEXT,
+            status TEXT NOT NULL CHECK (status IN ('registering', 'running', 'paused', 'finished', 'ended')),
+            current_round INTEGER NOT NULL DEFAULT 0,
+            winner_team {ID},
+            created_at {FLOAT} NOT NULL,
+            started_at {FLOAT},
+            finished_at {FLOAT}
+        );
+        CREATE INDEX tournaments_by_status ON tournaments (status);
+        CREATE TABLE tournament_teams (
+            id {AUTO_ID},
+            tournament_id {ID} NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+            player1 {ID} NOT NULL,
+            player2 {ID},
+            name1 TEXT NOT NULL,
+            name2 TEXT,
+            status TEXT NOT NULL CHECK (status IN ('pending', 'active', 'alone', 'withdrawn', 'dropped')),
+            seed {FLOAT} NOT NULL DEFAULT 0,
+            registered_at {FLOAT} NOT NULL
+        );
+        CREATE INDEX tournament_teams_by_tournament ON tournament_teams (tournament_id);
+        CREATE TABLE tournament_players (
+            tournament_id {ID} NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+            user_id {ID} NOT NULL,
+            team_id {ID} NOT NULL REFERENCES tournament_teams (id) ON DELETE CASCADE,
+            PRIMARY KEY (tournament_id, user_id)
+        );
+        CREATE TABLE tournament_rounds (
+            tournament_id {ID} NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+            round_no INTEGER NOT NULL CHECK (round_no > 0),
+            deal_seed {ID} NOT NULL,
+            started_at {FLOAT} NOT NULL,
+            finished_at {FLOAT},
+            PRIMARY KEY (tournament_id, round_no)
+        );
+        CREATE TABLE tournament_tables (
+            tournament_id {ID} NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+            round_no INTEGER NOT NULL,
+            table_no INTEGER NOT NULL CHECK (table_no >= 0),
+            first_team {ID} NOT NULL,
+            second_team {ID} NOT NULL,
+            table_id {ID} REFERENCES tables (id),
+            first_points {FLOAT},
+            second_points {FLOAT},
+            first_score INTEGER NOT NULL DEFAULT 0,
+            second_score INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (tournament_id, round_no, table_no)
+        );
+        CREATE UNIQUE INDEX tournament_tables_by_table ON tournament_tables (table_id);
+        CREATE TABLE tournament_deals (
+            tournament_id {ID} NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+            round_no INTEGER NOT NULL,
+            hand_no INTEGER NOT NULL,
+            team_id {ID} NOT NULL,
+            side INTEGER NOT NULL CHECK (side IN (0, 1)),
+            diff INTEGER NOT NULL,
+            PRIMARY KEY (tournament_id, round_no, hand_no, team_id)
+        )
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (rebuilt from the records at will),
@@ -305,7 +383,11 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
 here, one row per user; the oldest table wins where processes had already seated a user twice),
 8 shard leases: which bot process drives the tables of each shard, with an epoch every table
 write checks (:mod:`.leases`), 9 a seated player's vote to end the table (``seats.end_vote``:
-accepted and announced, so kept across a restart; cleared when the seat changes hands or is left)."""
+accepted and announced, so kept across a restart; cleared when the seat changes hands or is left),
+10 tournaments: the tournament, its teams (one row per player in ``tournament_players``,
+so nobody is registered twice, even by two processes at once), its rounds with their deal seeds, the
+tables of each round with their results, each team's result on each duplicate deal; and
+``tables.deal_seed``, the round seed a tournament table deals from."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 

@@ -51,6 +51,7 @@ class TableRow:
     started_at: float | None = None
     finished_at: float | None = None
     end_reason: str | None = None
+    deal_seed: int | None = None  # a tournament table deals from its round's seed
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,7 @@ def _table(row: Row) -> TableRow:
         started_at=row["started_at"],
         finished_at=row["finished_at"],
         end_reason=row["end_reason"],
+        deal_seed=row["deal_seed"],
     )
 
 
@@ -230,6 +231,8 @@ class Storage:
         language: str | None,
         first_seat: SeatRow | None = None,
         fence: Fence | None = None,
+        deal_seed: int | None = None,
+        more_seats: Sequence[SeatRow] = (),
     ) -> TableRow:
         """Insert an open table (and its creator's seat, ``table_id`` ignored) in one transaction.
 
@@ -240,13 +243,16 @@ class Storage:
         async with self._write(fence) as db:
             table_id = await db.insert_id(
                 """INSERT INTO tables (guild_id, channel_id, creator_id, status, rules, turn_seconds,
-                       language, created_at) VALUES (?, ?, ?, 'open', ?, ?, ?, ?)""",
-                (guild_id, channel_id, creator_id, dumps(rules), turn_seconds, language, now),
+                       language, created_at, deal_seed) VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?)""",
+                (guild_id, channel_id, creator_id, dumps(rules), turn_seconds, language, now, deal_seed),
             )
             if first_seat is not None:
                 await self._put_seat(db, table_id, first_seat)
+            for seat in more_seats:  # a tournament's table opens with every seat taken
+                await self._put_seat(db, table_id, seat)
         return TableRow(
-            table_id, guild_id, channel_id, creator_id, TableStatus.OPEN, rules, turn_seconds, language, now
+            table_id, guild_id, channel_id, creator_id, TableStatus.OPEN, rules, turn_seconds, language, now,
+            deal_seed=deal_seed,
         )
 
     async def table(self, table_id: int) -> TableRow | None:

@@ -93,6 +93,7 @@ class LiveTable:
             self.seats[s.seat] = seat_info(s)
         self.match = match
         self.rng = rng
+        self.deal_seed = row.deal_seed  # a tournament table: every deck from its round's seed
         # A seeded generator (tests) gets a second stream for bots, so their choices leave its decks
         # alone; the operating system's has no stream to disturb and no state to copy (2.9 KiB a table).
         self.bot_rng = rng if isinstance(rng, random.SystemRandom) else random.Random(rng.getrandbits(64))

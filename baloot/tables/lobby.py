@@ -9,7 +9,7 @@ announced.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..engine.error_codes import ErrorCode
 from ..engine.rules import Rules
@@ -129,6 +129,55 @@ class LobbyOps(ServiceBase):
                 info = table.info()
                 await self.announcer.emit(table, TableCreated(table_id=table.id, channel_id=channel_id, table=info))
         return info
+
+    async def open_seated(
+        self,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        seats: Sequence[SeatInfo],
+        *,
+        rules: Rules | Mapping[str, object] | None = None,
+        turn_seconds: float | None = None,
+        language: str | None = None,
+        deal_seed: int | None = None,
+    ) -> TableInfo:
+        """Open a table with its four seats taken and deal at once (a tournament's table).
+
+        ``deal_seed``: the decks and first dealer come from it (every table of a round the same).
+        People already at another table raise :class:`AlreadySeated` and nothing is stored.
+        """
+        table_rules = options.table_rules(rules)
+        seconds = options.turn_seconds(
+            self.turn_seconds_default if turn_seconds is None else turn_seconds, self.turn_seconds_range
+        )
+        if sorted(s.seat for s in seats) != [0, 1, 2, 3]:
+            raise ValueError("a seated table needs seats 0 to 3")
+        async with self._lobby_lock:
+            if channel_id in self._by_channel:
+                raise TableExists()
+            if any(s.user_id in self._seated for s in seats if s.user_id is not None and not s.is_bot):
+                raise AlreadySeated()
+            if not self.holds(guild_id):
+                raise TableElsewhere()
+            fence = None if self.leases is None else self.leases.fence_for(guild_id)
+            try:
+                row = await self.storage.create_table(
+                    guild_id=guild_id, channel_id=channel_id, creator_id=creator_id, rules=table_rules.to_json(),
+                    turn_seconds=seconds, language=options.language(language), fence=fence, deal_seed=deal_seed,
+                    more_seats=[seat_row(0, s) for s in seats],
+                )
+            except SeatedElsewhere as exc:
+                raise AlreadySeated() from exc
+            rows = [seat_row(row.id, s) for s in seats]
+            table = LiveTable(row, rows, None, self.rng_factory(row.id))
+            self._register(table)
+            async with table.lock:
+                await self.announcer.emit(table, TableCreated(table_id=table.id, channel_id=channel_id,
+                                                              table=table.info()))
+                await self.referee.start_match(table)
+                await self.turns.start_turn(table)
+                return table.info()
 
     async def join(
         self, channel_id: int, user_id: int, name: str, *, seat: int | None = None, team: int | None = None

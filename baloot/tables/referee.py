@@ -24,6 +24,7 @@ from ..engine.records import match_from_record
 from ..engine.summary import summarize_hand, summarize_match
 from ..storage import Storage, StorageUnavailable
 from ..storage.rows import TableStatus
+from ..tournaments.duplicate import deal_deck, first_dealer
 from .events import (
     ActionApplied,
     HandFinished,
@@ -48,9 +49,15 @@ class Referee:
         self.on_finished = on_finished  # the service forgets a finished table (its players are free)
 
     async def start_match(self, table: LiveTable) -> None:
-        """R1: a random first dealer; store the first deck and mark the table playing; deal."""
-        dealer = table.rng.randrange(4)
-        deck = shuffled_deck(table.rng)
+        """R1: a random first dealer; store the first deck and mark the table playing; deal.
+
+        A tournament table (``deal_seed`` set) takes its first dealer and decks from its round's
+        seed, so every table of the round plays the same deals (duplicate)."""
+        if table.deal_seed is not None:
+            dealer, deck = first_dealer(table.deal_seed), deal_deck(table.deal_seed, 0)
+        else:
+            dealer = table.rng.randrange(4)
+            deck = shuffled_deck(table.rng)
         await self.storage.start_match(table.id, dealer, [c.text for c in deck], fence=table.fence)
         match = Match(table.rules, dealer)
         match.deal(deck)
@@ -62,7 +69,8 @@ class Referee:
         """Deal the next hand (R1: the deal passes to the right), storing its deck first."""
         match = table.match
         assert match is not None and match.needs_deal
-        deck = shuffled_deck(table.rng)
+        seed = table.deal_seed
+        deck = shuffled_deck(table.rng) if seed is None else deal_deck(seed, len(match.hands))
         await self.storage.add_hand(table.id, len(match.hands), match.next_dealer, [c.text for c in deck],
                                      fence=table.fence)
         match.deal(deck)

@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p_replay = sub.add_parser("replay", help="check a game record (R10) and print its result as JSON")
     p_replay.add_argument("file", help="the record file, or - for standard input")
-    p_review = sub.add_parser("review", help="judge every decision of a record's finished hands (issue 29)")
+    p_review = sub.add_parser("review", help="judge every decision of a record's finished hands")
     p_review.add_argument("record", nargs="?", help="the record file, or - for standard input")
     p_review.add_argument("--hand", type=int, help="review only this hand (0-based)")
     p_review.add_argument("--seed", type=int, default=0, help="seed of the sampled deals")

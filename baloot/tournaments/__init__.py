@@ -1,0 +1,17 @@
+"""Tournaments, pure: Swiss and knockout pairing, duplicate deals and matchpoints, standings.
+
+No I/O, no clock, no asyncio: the tables layer stores and drives what these functions decide.
+The scoring and the tie-breaks are documented in docs/tournaments.md.
+"""
+
+from .duplicate import DealResult, deal_deck, first_dealer, matchpoints, round_seed, team_seats
+from .knockout import bracket_order, knockout_first_round, knockout_next_round
+from .model import BYE, Pairing, TeamId
+from .standings import RoundOutcome, Standing, standings
+from .swiss import swiss_pairings, swiss_round_count
+
+__all__ = [
+    "BYE", "DealResult", "Pairing", "RoundOutcome", "Standing", "TeamId", "bracket_order", "deal_deck",
+    "first_dealer", "knockout_first_round", "knockout_next_round", "matchpoints", "round_seed", "standings",
+    "swiss_pairings", "swiss_round_count", "team_seats",
+]

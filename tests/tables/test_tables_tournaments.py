@@ -1,0 +1,206 @@
+"""Tournaments over the table service: registration, refusals, duplicate deals, a whole
+8-team Swiss tournament with a restart in the middle, knockout, concurrent presses."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from test_tables_harness import legal_bot_factory, open_service, play_one
+
+from baloot.storage import Storage
+from baloot.storage.tournament_rows import TeamStatus, TournamentStatus
+from baloot.tables import TableService
+from baloot.tables.tournament_errors import TournamentRefusal
+from baloot.tables.tournament_service import TournamentService, TournamentUpdate
+from baloot.tournaments import Pairing
+
+GUILD = 1
+LOBBY = 500
+ADMIN = 1
+PLAYERS = list(range(101, 117))  # 16 people: 8 teams
+
+
+class Threads:
+    """Stands in for the Discord layer: each table a new channel id."""
+
+    def __init__(self) -> None:
+        self.next = 10_000
+        self.opened: list[tuple[int, int]] = []
+
+    async def __call__(self, row: object, round_no: int, pairing: Pairing) -> int:
+        self.next += 1
+        self.opened.append((round_no, pairing.table_no))
+        return self.next
+
+
+async def open_all(path: str | Path, threads: Threads) -> tuple[Storage, TableService, TournamentService,
+                                                                list[TournamentUpdate]]:
+    storage, tables, _ = await open_service(path, bot_factory=legal_bot_factory)
+    tournaments = TournamentService(tables, storage, threads, rng=random.Random(7), bot_level="easy")
+    updates: list[TournamentUpdate] = []
+
+    async def keep(update: TournamentUpdate) -> None:
+        updates.append(update)
+
+    tournaments.listeners.append(keep)
+    return storage, tables, tournaments, updates
+
+
+async def register_eight(service: TournamentService, tid: int) -> None:
+    for i in range(0, 16, 2):
+        a, b = PLAYERS[i], PLAYERS[i + 1]
+        await service.register_team(tid, a, f"P{a}", b, f"P{b}")
+        await service.confirm(tid, b)
+
+
+async def play_round(tables: TableService, service: TournamentService, tid: int, round_no: int,
+                     rng: random.Random, stop_after: int | None = None) -> None:
+    """The people at every table of the round press random legal buttons until the round is over."""
+    presses = 0
+    async with asyncio.timeout(120):
+        while True:
+            row = await service.store.tournament(tid)
+            assert row is not None
+            if row.current_round != round_no or row.status != TournamentStatus.RUNNING:
+                return
+            spots = [s for s in await service.store.tables(tid, round_no) if s.first_points is None]
+            if not spots:
+                return
+            for spot in spots:
+                assert spot.table_id is not None
+                try:
+                    info = tables.table_by_id(spot.table_id)
+                except Exception:
+                    continue  # finished
+                seat = info.to_move
+                if seat is None or info.seats[seat] is None or info.seats[seat].is_bot:  # type: ignore[union-attr]
+                    continue
+                try:
+                    await play_one(tables, spot.table_id, rng)
+                except Exception:
+                    continue  # the turn moved on meanwhile
+                presses += 1
+                if stop_after is not None and presses >= stop_after:
+                    return
+            await asyncio.sleep(0)
+
+
+async def test_whole_swiss_tournament_with_a_restart(database: str | Path) -> None:
+    threads = Threads()
+    storage, tables, service, updates = await open_all(database, threads)
+    row = await service.create(GUILD, LOBBY, ADMIN, "Ramadan Cup", rules={"target": 21}, turn_seconds=600)
+    await register_eight(service, row.id)
+    await service.start(row.id, ADMIN)
+    rng = random.Random(3)
+    await play_round(tables, service, row.id, 1, rng)
+    await play_round(tables, service, row.id, 2, rng, stop_after=5)
+    # kill: nothing is closed cleanly beyond stopping timers; a fresh process resumes from the database
+    await tables.close()
+    await storage.close()
+    storage, tables, service, updates = await open_all(database, threads)
+    await tables.resume_all()
+    await service.resume()
+    for round_no in (2, 3):
+        await play_round(tables, service, row.id, round_no, rng)
+    final = await service.store.tournament(row.id)
+    assert final is not None and final.status == TournamentStatus.FINISHED
+    _, lines, _ = await service.standings(row.id)
+    assert len(lines) == 8 and final.winner_team == lines[0].team
+    assert sum(line.played for line in lines) == 3 * 8
+    assert sum(line.points for line in lines) == 3 * 4  # one point a table
+    spots = await service.store.tables(row.id)
+    pairs = [frozenset((s.first_team, s.second_team)) for s in spots]
+    assert len(pairs) == len(set(pairs)) == 12, "no rematch, four tables a round"
+    assert sorted(threads.opened) == sorted({(s.round_no, s.table_no) for s in spots}), "every table opened once"
+    # duplicate: every table of a round was dealt the same first decks
+    for round_no in (1, 2, 3):
+        decks = set()
+        for s in spots:
+            if s.round_no == round_no:
+                assert s.table_id is not None
+                hands = await storage.hands(s.table_id)
+                decks.add((hands[0].dealer, tuple(hands[0].deck)))
+        assert len(decks) == 1
+    assert any(u.kind == "finished" for u in updates)
+    await tables.close()
+    await storage.close()
+
+
+async def test_refusals_change_nothing(database: str | Path) -> None:
+    threads = Threads()
+    storage, tables, service, _ = await open_all(database, threads)
+    try:
+        row = await service.create(GUILD, LOBBY, ADMIN, "Cup")
+        await service.register_team(row.id, 101, "A", 102, "B")
+        before = (await service.store.teams(row.id), await service.store.tournament(row.id))
+        cases = [
+            (service.register_team(row.id, 101, "A", 103, "C"), "tournament.already_registered"),
+            (service.register_team(row.id, 103, "C", 102, "B"), "tournament.partner_registered"),
+            (service.register_team(row.id, 103, "C", 900, "Bot", partner_is_bot=True), "tournament.partner_bot"),
+            (service.register_team(row.id, 103, "C", 104, "D", partner_in_guild=False), "tournament.partner_gone"),
+            (service.register_team(row.id, 103, "C", 103, "C"), "tournament.partner_self"),
+            (service.register_alone(row.id, 102, "B"), "tournament.already_registered"),
+            (service.withdraw(row.id, 105), "tournament.not_registered"),
+            (service.start(row.id, 101), "tournament.organiser_only"),
+            (service.start(row.id, ADMIN), "tournament.too_few"),
+            (service.confirm(row.id, 101), "tournament.nothing_to_confirm"),
+        ]
+        for call, key in cases:
+            with pytest.raises(TournamentRefusal) as caught:
+                await call
+            assert caught.value.key == key
+        assert (await service.store.teams(row.id), await service.store.tournament(row.id)) == before
+        assert threads.opened == []
+    finally:
+        await tables.close()
+        await storage.close()
+
+
+async def test_concurrent_presses_register_once_and_start_once(database: str | Path) -> None:
+    threads = Threads()
+    storage, tables, service, _ = await open_all(database, threads)
+    try:
+        row = await service.create(GUILD, LOBBY, ADMIN, "Cup")
+        results = await asyncio.gather(*(service.register_alone(row.id, 101, "A") for _ in range(5)),
+                                       return_exceptions=True)
+        assert sum(not isinstance(r, BaseException) for r in results) == 1
+        # a second service on the same database (another process) cannot register them again either
+        other = TournamentService(tables, storage, threads)
+        with pytest.raises(TournamentRefusal):
+            await other.register_alone(row.id, 101, "A")
+        for user in (102, 103, 104):
+            await service.register_alone(row.id, user, f"U{user}")
+        starts = await asyncio.gather(service.start(row.id, ADMIN), other.start(row.id, ADMIN),
+                                      service.start(row.id, ADMIN), return_exceptions=True)
+        assert sum(not isinstance(r, BaseException) for r in starts) == 1
+        assert len(threads.opened) == 1  # two teams of lone players: one table, opened once
+        teams = [t for t in await service.store.teams(row.id) if t.status == TeamStatus.ACTIVE]
+        assert len(teams) == 2 and all(t.player2 is not None for t in teams)
+    finally:
+        await tables.close()
+        await storage.close()
+
+
+async def test_knockout_byes_and_bot_team(database: str | Path) -> None:
+    threads = Threads()
+    storage, tables, service, _ = await open_all(database, threads)
+    try:
+        row = await service.create(GUILD, LOBBY, ADMIN, "KO", format="knockout", rules={"target": 21},
+                                   turn_seconds=600)
+        for i in range(0, 6, 2):  # three teams: the top seed has a bye, a bot team fills it
+            await service.register_team(row.id, PLAYERS[i], "x", PLAYERS[i + 1], "y")
+            await service.confirm(row.id, PLAYERS[i + 1])
+        await service.start(row.id, ADMIN)
+        spots = await service.store.tables(row.id, 1)
+        assert [s.second_team for s in spots].count(0) == 1
+        rng = random.Random(5)
+        await play_round(tables, service, row.id, 1, rng)
+        await play_round(tables, service, row.id, 2, rng)
+        final = await service.store.tournament(row.id)
+        assert final is not None and final.status == TournamentStatus.FINISHED and final.winner_team
+    finally:
+        await tables.close()
+        await storage.close()
