@@ -50,7 +50,7 @@ from ..i18n import resolve_locale, t
 from .card_art import DRAWING, RGB, AnyFont, card_face, font, suit_image
 from .emoji_text import Run, drawable, emoji_image, is_rtl, split_runs
 from .model import NAME_LIMIT, Payload, TableInfo
-from .text import action_text, level_text
+from .text import action_text, default_bot_name, level_text
 
 WIDTH: Final = 800
 HEIGHT: Final = 450
@@ -175,7 +175,9 @@ def picture_state(
     if viewer is not None and viewer not in range(4):
         raise ValueError(f"viewer seat {viewer!r} is not 0..3")
     loc = resolve_locale(locale if locale is not None else info.language)
-    names = tuple(drawn_name(info.names[s], t("seat.number", loc, n=s + 1)) for s in range(4))
+    names = tuple(
+        t("bot.name", loc, n=s + 1) if info.is_bot[s] and info.names[s] == default_bot_name(s)  # as in the text
+        else drawn_name(info.names[s], t("seat.number", loc, n=s + 1)) for s in range(4))
     subtitles = ["", "", "", ""]
     suits: list[int | None] = [None, None, None, None]
     last_bid = {}

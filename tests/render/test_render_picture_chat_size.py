@@ -206,3 +206,13 @@ def test_a_name_no_font_draws_shows_the_seat_not_an_empty_plate(drawn: list[tupl
     assert sum(1 for text in texts if text == seat) >= 2, texts  # on its plate and in the score
     assert sum(1 for text in texts if text == "Math font") >= 2, texts
     assert sum(1 for text in texts if text == "fullwidth") >= 2, texts
+
+
+@pytest.mark.parametrize(("language", "bot"), [("en", "Bot 2"), ("ar", "بوت 2")])
+def test_a_bot_is_named_in_the_picture_as_in_the_text(language: str, bot: str) -> None:
+    """The Arabic picture said "Bot 2" beside a text saying "بوت 2"; a person who calls themself "Bot 4" keeps
+    that name."""
+    hand, score = STATES["playing"]
+    info = TableInfo("t", ("نورة", "Bot 2", "Bot 3", "Bot 4"), is_bot=(False, True, True, False), language=language)
+    names = picture_state(info, public_view(hand, score)).names
+    assert names == ("نورة", bot, bot.replace("2", "3"), "Bot 4")
