@@ -395,10 +395,10 @@ def left_notice(raw_name: str, locale: str, info: TableInfo | None = None) -> Pa
 def started_notice(runtime: Runtime, info: TableInfo) -> Payload:
     """The channel's answer to a start (command or lobby button): who deals first, in the table's language.
 
-    The dealer's name goes through :func:`~baloot.render.text.display_name` like every name in a
+    The dealer's name goes through :func:`~baloot.render.text.seat_name` like every name in a
     public message: cut, markdown-escaped and isolated, so a name with a direction override or a
-    mention cannot turn or ping the rest of the line."""
+    mention cannot turn or ping the rest of the line; a bot is named in the table's language (``بوت 4``)."""
     state = runtime.shown.track(runtime.service.snapshot(info.id))
     language = runtime.language_of(state)
-    seated = info.seats[state.snapshot.dealer or 0]
-    return render_text("notice.started", language, name=display_name(seated.name if seated else "", language))
+    dealer = seat_name(runtime.render_info(state), state.snapshot.dealer or 0, language)  # a bot as in the text
+    return render_text("notice.started", language, name=dealer)

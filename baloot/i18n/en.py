@@ -335,7 +335,7 @@ _SAWA: Final = {  # R12 Sawa: the action, refusals of a claim
     "error.sawa_mid_trick": "Sawa is claimed when you lead, not during a trick.",
     "error.sawa_early": "Sawa may be claimed only from the third trick on.",
     "error.sawa_locked": "Sawa: trumps are still out and the play is locked, so you cannot lead trumps to draw them.",
-    "error.sawa_trumps": "Sawa: {count} trumps are still out and you do not hold as many trumps above all of them.",
+    "error.sawa_trumps": "Sawa: the others still hold {count}, and you do not hold as many trumps above all of them.",
     "error.sawa_higher": "Sawa: a card of {suit} higher than one of yours is still out.",
     "error.sawa_refused": "Sawa is not possible now.",
 }

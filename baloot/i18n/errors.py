@@ -19,6 +19,7 @@ from ..engine.cards import SUITS
 from ..engine.error_codes import PERMISSIONS, ErrorCode
 from ..engine.errors import BalootError
 from .catalog import has_key, resolve_locale, t
+from .plural import count
 
 E = ErrorCode
 
@@ -185,6 +186,8 @@ def error_text(exc: BaseException, locale: str) -> str:
             and resolve_locale(locale) != "en":
         # The detail is the table service's English free text: another language gets its own words.
         values["detail"] = t("error.bad_option.detail", locale)
+    if key == "error.sawa_trumps" and params.get("count", "").isdigit():  # "1 trump", "ورقتا حكم" (R12)
+        values["count"] = count("trumps", int(params["count"]), resolve_locale(locale))
     if "missing" in params:
         names = [t(f"perm.{w.strip()}", locale) for w in params["missing"].split(",") if w.strip() in PERMISSIONS]
         values["missing"] = t("list.sep", locale).join(names)

@@ -48,9 +48,9 @@ from ..engine.hand import Phase
 from ..engine.view import PublicView, TrickView
 from ..i18n import resolve_locale, t
 from .card_art import DRAWING, RGB, AnyFont, card_face, font, suit_image
-from .emoji_text import Run, emoji_image, is_rtl, split_runs
+from .emoji_text import Run, drawable, emoji_image, is_rtl, split_runs
 from .model import NAME_LIMIT, Payload, TableInfo
-from .text import action_text, level_text
+from .text import action_text, default_bot_name, level_text
 
 WIDTH: Final = 800
 HEIGHT: Final = 450
@@ -103,6 +103,19 @@ def clean_name(raw: str | None, fallback: str) -> str:
     )
     kept = " ".join(kept.split())[:NAME_LIMIT]
     return kept or fallback
+
+
+def drawn_name(raw: str | None, fallback: str) -> str:
+    """The name the picture draws: :func:`clean_name`, its styled letters (𝕸𝖆𝖙𝖍, ｆｕｌｌ) as plain ones when the
+    fonts lack them, and ``fallback`` (the seat) when no character of it can be drawn (a name all in a script
+    or emoji no installed font has): never an empty plate."""
+    name = clean_name(raw, fallback)
+    letters = font(NAME_TEXT, bold=True)
+    if drawable(name, letters) != name:
+        plain = clean_name(unicodedata.normalize("NFKC", name), fallback)
+        if len(drawable(plain, letters)) > len(drawable(name, letters)):
+            name = plain
+    return name if drawable(name, letters) else fallback
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +175,9 @@ def picture_state(
     if viewer is not None and viewer not in range(4):
         raise ValueError(f"viewer seat {viewer!r} is not 0..3")
     loc = resolve_locale(locale if locale is not None else info.language)
-    names = tuple(clean_name(info.names[s], t("seat.number", loc, n=s + 1)) for s in range(4))
+    names = tuple(
+        t("bot.name", loc, n=s + 1) if info.is_bot[s] and info.names[s] == default_bot_name(s)  # as in the text
+        else drawn_name(info.names[s], t("seat.number", loc, n=s + 1)) for s in range(4))
     subtitles = ["", "", "", ""]
     suits: list[int | None] = [None, None, None, None]
     last_bid = {}

@@ -11,6 +11,7 @@ privately, and refusals that point where to go.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from pathlib import Path
 
@@ -92,3 +93,28 @@ async def test_join_in_the_channel_of_a_thread_table_links_the_thread(discord_en
     assert refused(await bob.slash("baloot", "join", channel=elsewhere)) == "There is no Baloot table in this channel."
     joined = await bob.slash("baloot", "join", channel=discord_env.channels[thread])
     assert joined.ephemeral and "bob sits in Seat 2" in plain(message(joined).content)
+
+
+async def test_a_bot_dealing_first_is_named_in_the_table_s_language(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    """"بدأت الصكة! أول توزيع على Bot 4.": the start named a bot by its stored English name while every other
+    Arabic line says "بوت 4". Tables are started until a bot deals first (the first dealer is random, R1)."""
+    guild = discord_env.create_guild("Majlis", locale="ar")
+    channel = discord_env.create_channel(guild, "baloot")
+    reem = discord_env.create_user("reem", locale="ar").join(guild, admin=True)
+    db = tmp_path / "baloot.db"
+    await discord_env.start_bot("bot.py", env=bot_env(db))
+    for _attempt in range(8):
+        await reem.slash("baloot", "create", channel=channel)
+        await reem.slash("baloot", "bots", channel=channel)
+        started = plain(message(await reem.slash("baloot", "start", channel=channel)).content)
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            dealer = int(conn.execute("SELECT dealer FROM hands ORDER BY table_id DESC, hand_no LIMIT 1").fetchone()[0])
+        finally:
+            conn.close()
+        if dealer != 0:
+            break
+        await reem.slash("baloot", "end", channel=channel)
+    else:
+        raise AssertionError("reem dealt first at every table")
+    assert started == f"بدأت الصكة! أول توزيع على بوت {dealer + 1}.", started

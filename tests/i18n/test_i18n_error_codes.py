@@ -174,3 +174,12 @@ def test_notation_errors_have_codes() -> None:
     with pytest.raises(NotationError) as info:
         Rules(target=0)
     assert info.value.code is ErrorCode.BAD_RULES
+
+
+def test_a_sawa_refused_for_trumps_counts_them_in_the_right_plural() -> None:
+    """"Sawa: 1 trumps are still out": the count of trumps out (R12) now takes each language's plural form."""
+    def said(n: int, locale: str) -> str:
+        return error_text(IllegalActionError("x", code=ErrorCode.SAWA_TRUMPS, params={"count": n}), locale)
+
+    assert "still hold 1 trump," in said(1, "en") and "still hold 3 trumps," in said(3, "en")
+    assert "ورقة حكم واحدة" in said(1, "ar") and "ورقتا حكم" in said(2, "ar") and "3 أوراق حكم" in said(3, "ar")

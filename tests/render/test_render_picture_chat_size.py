@@ -193,3 +193,26 @@ def test_the_winner_changes_the_picture_and_the_cache_key() -> None:
     view = public_view(hand, score)
     assert picture_state(info, view, None, winner=WINNER) != picture_state(info, view, None)
     assert table_picture(info, view, None, winner=WINNER) != table_picture(info, view, None)
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_a_name_no_font_draws_shows_the_seat_not_an_empty_plate(drawn: list[tuple[str, int]], language: str) -> None:
+    """A name whose every letter is missing from the fonts (CJK) drew an empty plate and an empty line in the
+    score; styled letters (mathematical fraktur, full-width) drew nothing either though their plain letters
+    are there to draw."""
+    _draw(("日本語の名前", "𝕸𝖆𝖙𝖍 𝖋𝖔𝖓𝖙", "ｆｕｌｌｗｉｄｔｈ", "Dave"), "playing", None, language)
+    texts = [text for text, _size in drawn]
+    seat = t("seat.number", language, n=1)
+    assert sum(1 for text in texts if text == seat) >= 2, texts  # on its plate and in the score
+    assert sum(1 for text in texts if text == "Math font") >= 2, texts
+    assert sum(1 for text in texts if text == "fullwidth") >= 2, texts
+
+
+@pytest.mark.parametrize(("language", "bot"), [("en", "Bot 2"), ("ar", "بوت 2")])
+def test_a_bot_is_named_in_the_picture_as_in_the_text(language: str, bot: str) -> None:
+    """The Arabic picture said "Bot 2" beside a text saying "بوت 2"; a person who calls themself "Bot 4" keeps
+    that name."""
+    hand, score = STATES["playing"]
+    info = TableInfo("t", ("نورة", "Bot 2", "Bot 3", "Bot 4"), is_bot=(False, True, True, False), language=language)
+    names = picture_state(info, public_view(hand, score)).names
+    assert names == ("نورة", bot, bot.replace("2", "3"), "Bot 4")
