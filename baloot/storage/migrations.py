@@ -295,6 +295,29 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         ALTER TABLE seats ADD COLUMN end_vote INTEGER NOT NULL DEFAULT 0
         """,
     ),
+    (
+        10,
+        """
+        CREATE TABLE hand_reviews (
+            table_id {ID} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            hand_no INTEGER NOT NULL CHECK (hand_no >= 0),
+            version INTEGER NOT NULL,
+            review TEXT NOT NULL,
+            reviewed_at {FLOAT} NOT NULL,
+            PRIMARY KEY (table_id, hand_no, version)
+        );
+        CREATE TABLE match_reviews (
+            table_id {ID} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            user_id {ID},
+            accuracy {FLOAT} NOT NULL CHECK (accuracy >= 0 AND accuracy <= 100),
+            reviewed_at {FLOAT} NOT NULL,
+            PRIMARY KEY (table_id, version, seat)
+        );
+        CREATE INDEX match_reviews_by_user ON match_reviews (user_id, reviewed_at);
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (rebuilt from the records at will),
@@ -305,7 +328,9 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
 here, one row per user; the oldest table wins where processes had already seated a user twice),
 8 shard leases: which bot process drives the tables of each shard, with an epoch every table
 write checks (:mod:`.leases`), 9 a seated player's vote to end the table (``seats.end_vote``:
-accepted and announced, so kept across a restart; cleared when the seat changes hands or is left)."""
+accepted and announced, so kept across a restart; cleared when the seat changes hands or is left),
+10 game reviews (:mod:`.reviews`): each finished hand's review as the reviewer's JSON, keyed by hand and
+reviewer version, and each seat's accuracy in a reviewed match (with its player, for their stats)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 
