@@ -127,7 +127,7 @@ async def test_nothing_of_a_hand_in_progress_and_no_running_match_for_a_stranger
 
 async def test_a_finished_match_is_reviewed_in_the_background_and_each_players_accuracy_kept(tmp_path: Path) -> None:
     storage = await Storage.open(tmp_path / "b.db")
-    match, played = a_match()
+    match, _ = a_match()
     reviews = ReviewService(storage, samples=2)
     ready: list[tuple[int, list[float]]] = []
 
