@@ -15,7 +15,7 @@ from baloot.engine.match import Match
 from baloot.engine.rules import Rules
 from baloot.engine.view import seat_view
 from baloot.review import REVIEWER_VERSION, HandReview
-from baloot.storage import MatchResult, ResultSeat, SeatRow, Storage, TableStatus
+from baloot.storage import MatchResult, ResultSeat, SeatAccuracy, SeatRow, Storage, TableStatus
 from baloot.tables.errors import ReviewRefused
 from baloot.tables.events import MatchFinished
 from baloot.tables.reviews import ReviewService
@@ -131,8 +131,8 @@ async def test_a_finished_match_is_reviewed_in_the_background_and_each_players_a
     reviews = ReviewService(storage, samples=2)
     ready: list[tuple[int, list[float]]] = []
 
-    async def listener(table_id: int, seats: list[object]) -> None:
-        ready.append((table_id, [s.accuracy for s in seats]))  # type: ignore[attr-defined]
+    async def listener(table_id: int, seats: list[SeatAccuracy]) -> None:
+        ready.append((table_id, [s.accuracy for s in seats]))
 
     reviews.add_listener(listener)
     try:
