@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from .ar_help import AR_HELP
+from .ar_review import AR_REVIEW
 from .ar_stats import AR_STATS
 
 _GAME: Final = {
@@ -321,4 +322,4 @@ _SAWA: Final = {  # R12 السوا: الإعلان ورفضه
     "error.sawa_refused": "لا يمكن إعلان السوا الآن.",
 }
 
-AR: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **AR_HELP, **AR_STATS}
+AR: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **AR_HELP, **AR_STATS, **AR_REVIEW}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from .en_help import EN_HELP
+from .en_review import EN_REVIEW
 from .en_stats import EN_STATS
 
 _GAME: Final = {
@@ -339,4 +340,4 @@ _SAWA: Final = {  # R12 Sawa: the action, refusals of a claim
     "error.sawa_refused": "Sawa is not possible now.",
 }
 
-EN: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **EN_HELP, **EN_STATS}
+EN: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **EN_HELP, **EN_STATS, **EN_REVIEW}

@@ -37,7 +37,7 @@ from .text import action_text
 
 WIDTH: Final = 800
 HEIGHT: Final = 540
-FILENAME: Final = "review.png"
+FILENAME: Final = "hand-review.png"
 
 BACKGROUND: Final[RGB] = (32, 34, 40)
 PANEL: Final[RGB] = (44, 47, 55)
