@@ -120,12 +120,16 @@ class ReviewService:
         return _Loaded(record, hands, (names[0], names[1], names[2], names[3]), frozenset(players), row.guild_id,
                        row.language, row.status not in _LIVE)
 
-    async def hand_review(self, table_id: int, hand_no: int, user_id: int, guild_id: int | None,
+    async def hand_review(self, table_id: int, hand_no: int | None, user_id: int, guild_id: int | None,
                           progress: Progress | None = None) -> ReviewedHand:
-        """The review of hand ``hand_no`` (0-based) of table ``table_id``'s match for ``user_id``, asked in
+        """The review of hand ``hand_no`` (0-based; None: the last finished one) of table ``table_id``'s match
+        for ``user_id``, asked in
         ``guild_id`` (None: anywhere); raises :class:`ReviewRefused` (nothing computed) where it may not be
         shown (see the module). Read back if stored, else computed (``progress`` told before each part)."""
         loaded = await self._load(table_id, guild_id)
+        if hand_no is None:  # the last finished hand with decisions (else the last hand, refused below)
+            done = [n for n, h in enumerate(loaded.hands) if h.finished and skip_reason(h) is None]
+            hand_no = done[-1] if done else len(loaded.hands) - 1
         if not 0 <= hand_no < len(loaded.hands):
             raise ReviewRefused(f"no hand {hand_no} in match {table_id}", code=ErrorCode.REVIEW_NO_HAND)
         played = loaded.hands[hand_no]
