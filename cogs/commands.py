@@ -301,7 +301,7 @@ class BalootCommands(commands.Cog):
     @app_commands.rename(match=cmd_str("opt.match.name"), hand=cmd_str("opt.review_hand.name"))
     @app_commands.describe(match=cmd_str("opt.match.desc"), hand=cmd_str("opt.review_hand.desc"))
     async def review(self, interaction: discord.Interaction,
-                     match: app_commands.Range[int, 1, 2**53] | None = None,
+                     match: app_commands.Range[int, 1, None] | None = None,
                      hand: app_commands.Range[int, 1, 999] | None = None) -> None:
         """A finished hand's game review, privately (:mod:`cogs.review`)."""
         await review_command(interaction, None if match is None else check_id(match), hand)

@@ -73,17 +73,16 @@ def progress_payload(locale: str, trick: int, tricks: int) -> Payload:
 
 
 def _buttons(shown: ReviewShown, step: int, seat: int, locale: str) -> list[dict[str, Any]]:
+    """◀ ▶ (round the hand: from the overview ◀ leads to the last trick) and the seat row; every id
+    differs (Discord refuses a message with two equal custom_ids), the pressed seat's is this view's own."""
     steps = steps_of(shown.review)
     where = steps.index(step) if step in steps else 0
-    prev_step = steps[where - 1] if where > 0 else steps[0]
-    next_step = steps[where + 1] if where + 1 < len(steps) else steps[-1]
     table, hand = shown.table_id, shown.hand_no
-    nav = [
-        button(t("button.review_prev", locale), ReviewId(table, hand, prev_step, seat).encode(), SECONDARY,
-               disabled=where == 0),
-        button(t("button.review_next", locale), ReviewId(table, hand, next_step, seat).encode(), SECONDARY,
-               disabled=where + 1 >= len(steps)),
-    ]
+    prev_step, next_step = steps[where - 1], steps[(where + 1) % len(steps)]
+    nav = [button(t("button.review_next", locale), ReviewId(table, hand, next_step, seat).encode(), SECONDARY)]
+    if prev_step != next_step:
+        nav.insert(0, button(t("button.review_prev", locale), ReviewId(table, hand, prev_step, seat).encode(),
+                             SECONDARY))
     seats = [button(clip(_name(shown, s, locale), 80), ReviewId(table, hand, step, s).encode(),
                     PRIMARY if s == seat else SECONDARY) for s in range(4)]
     seats.append(button(t("button.review_everyone", locale), ReviewId(table, hand, step, EVERYONE).encode(),

@@ -89,12 +89,13 @@ def test_the_overview_and_every_step_with_their_buttons(locale: str) -> None:
     assert embed["image"]["url"] == "attachment://hand-review.png" and overview["files"][0][0] == "hand-review.png"
     assert f"{review.accuracy[0]:.1f}" in embed["description"]
     ids = [c["custom_id"] for row in overview["components"] for c in row["components"]]
-    assert all(len(i) <= 100 for i in ids)
+    assert all(len(i) <= 100 for i in ids) and len(set(ids)) == len(ids)  # Discord refuses equal ids
     assert [decode_review_id(i) for i in ids[2:]] == [ReviewId("123", review.hand, 0, s) for s in (0, 1, 2, 3,
                                                                                                    EVERYONE)]
     steps = steps_of(review)
     assert steps[:2] == [0, 1] and steps[2:] == list(range(2, 2 + len(steps) - 2))
     assert decode_review_id(ids[1]) == ReviewId("123", review.hand, 1, EVERYONE)  # ▶ leads to the bidding
+    assert decode_review_id(ids[0]).step == steps[-1]  # ◀ round the hand to its last trick
     trick = step_payload(shown, 4, locale)  # trick 3
     text = trick["embeds"][0]["description"]
     assert strip_isolates(trick["embeds"][0]["title"]) == t("review.step_trick", locale, hand=review.hand + 1, trick=3)
