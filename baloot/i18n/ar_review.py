@@ -9,7 +9,7 @@ AR_REVIEW: Final = {
     "cmd.review.desc": "راجع يدًا انتهت: كل قرار يُحكم عليه بما كان يراه صاحبه",
     "opt.match.name": "الصكة",
     "opt.match.desc": "الصكة (رقم الطاولة) في هذا السيرفر؛ بدونها: طاولة هذه القناة",
-    "opt.review_hand.name": "اليد",
+    "opt.review_hand.name": "رقم_اليد",
     "opt.review_hand.desc": "رقم اليد في الصكة (1 أولها)؛ بدونه: آخر يد انتهت",
     "button.review": "مراجعة",
     "button.review_prev": "◀",

@@ -9,7 +9,7 @@ EN_REVIEW: Final = {
     "cmd.review.desc": "Review a finished hand: every decision judged from what its player could see",
     "opt.match.name": "match",
     "opt.match.desc": "The match (table number) of this server; none: this channel's table",
-    "opt.review_hand.name": "hand",
+    "opt.review_hand.name": "hand_number",
     "opt.review_hand.desc": "The hand's number in the match (1 is the first); none: the last finished hand",
     "button.review": "Review",
     "button.review_prev": "◀",

@@ -32,7 +32,7 @@ async def test_review_of_a_finished_hand_progress_stored_steps_and_refusals(disc
     table = await open_table(discord_env, tmp_path, locales=["en-US", "ar", "en-US", "en-US"], bot_settings=REVIEW)
     host, arabic = table.players[0].person, table.players[1].person
     assert await table.step(contract_policy("sun"))
-    early = await host.slash("baloot", "review", channel=table.channel, match=table.table_id(), hand=1)
+    early = await host.slash("baloot", "review", channel=table.channel, match=table.table_id(), hand_number=1)
     assert early.ephemeral and early.message is not None
     assert "not over" in plain(early.message.content), early.message.content  # nothing of a hand in progress
     assert table.query("SELECT COUNT(*) FROM hand_reviews")[0][0] == 0
@@ -65,7 +65,7 @@ async def test_review_of_a_finished_hand_progress_stored_steps_and_refusals(disc
     assert stepped.response_type == 7
     assert "the bidding" in text_of(shown) and not shown.attachments
 
-    command = await host.slash("baloot", "review", channel=table.channel, match=table.table_id(), hand=1)
+    command = await host.slash("baloot", "review", channel=table.channel, match=table.table_id(), hand_number=1)
     assert command.ephemeral and command.message is not None and command.message.attachments
 
     stranger = discord_env.create_user("eve").join(table.guild)
