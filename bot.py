@@ -45,7 +45,8 @@ from baloot.storage import Storage
 from baloot.storage.startup import StartupRefused, check_database
 from baloot.tables import TableService
 from baloot.tables.leases import ShardLeases
-from baloot.tables.workers import worker_pool
+from baloot.tables.reviews import ReviewService
+from baloot.tables.workers import review_pool, worker_pool
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS, apply_forwarded, dispatch_presses_directly
 from cogs.presentation.channel import process_budget
@@ -102,6 +103,7 @@ class BalootClient(_Client):
         self.storage: Storage | None = None
         self.service: TableService | None = None
         self.executor: ProcessPoolExecutor | None = None
+        self.review_executor: ProcessPoolExecutor | None = None
 
     async def setup_hook(self) -> None:
         settings = self.settings
@@ -123,9 +125,15 @@ class BalootClient(_Client):
             leases=ShardLeases(storage, settings.shard_count, settings.shard_ids, ttl=float(settings.lease_seconds))
             if settings.shard_count is not None else None,
         )
+        if settings.review_workers > 0:  # reviews at the lowest CPU priority, never in the AI's queue
+            self.review_executor = review_pool(settings.review_workers)
+        reviews = ReviewService(storage, self.review_executor or self.executor, samples=settings.review_samples)
+        if settings.review_auto:  # every finished match reviewed in the background (REVIEW_AUTO=0: off)
+            service.add_listener(reviews.on_event)
+            reviews.start_auto()
         runtime = Runtime(
             self, service, ShownTables(), Languages(service, self, settings.default_language),
-            pictures=settings.table_pictures,
+            pictures=settings.table_pictures, reviews=reviews,
         )
         self.runtime = runtime
         runtime.channel.edit_budget = process_budget(self.pacer.per_window)  # the shards' share
@@ -180,9 +188,13 @@ class BalootClient(_Client):
             await runtime.private.close()
             await runtime.pings.close()
             runtime.drawer.close()
+            if runtime.reviews is not None:
+                await runtime.reviews.close()
         CARD_EMOJIS.close()
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.review_executor is not None:
+            self.review_executor.shutdown(wait=False, cancel_futures=True)
         await super().close()
         await close_lean_http(self)
         timings.write()  # BALOOT_PRESS_TIMINGS (scripts/bench_tables.py) only

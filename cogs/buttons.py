@@ -59,6 +59,7 @@ from .replies import (
     update,
     user_locale,
 )
+from .review import ReviewButton
 from .transport.forward import forwarded_interaction, forwarded_payload
 from .transport.wire import defer_update
 
@@ -332,7 +333,7 @@ class ResultButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RESU
         await show_result(interaction, parse_id(table_id), hand_no)
 
 
-DYNAMIC_ITEMS = (ActionButton, TableButton, LobbyButton, ResultButton)
+DYNAMIC_ITEMS = (ActionButton, TableButton, LobbyButton, ResultButton, ReviewButton)
 """What ``bot.py`` registers in ``setup_hook`` (``bot.add_dynamic_items``)."""
 
 

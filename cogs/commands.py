@@ -29,6 +29,7 @@ from .presentation.channel import LOBBY
 from .presentation.runtime import Runtime, runtime_of
 from .replies import (
     check_choice,
+    check_id,
     in_time,
     is_admin,
     join_notice,
@@ -39,6 +40,7 @@ from .replies import (
     tell_dms_closed,
     user_locale,
 )
+from .review import review_command
 from .threads import drop_thread, open_thread, thread_name
 
 TEAM_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.team.{n}"), value=n - 1) for n in (1, 2)]
@@ -294,6 +296,15 @@ class BalootCommands(commands.Cog):
         table_id = runtime.service.table_info(channel_id).id
         state = runtime.shown.get(table_id) or runtime.shown.track(runtime.service.snapshot(table_id))
         await reply(interaction, render_score_sheet(runtime.render_info(state), sheet, locale), ephemeral=True)
+
+    @baloot.command(name=cmd_str("cmd.review.name"), description=cmd_str("cmd.review.desc"))
+    @app_commands.rename(match=cmd_str("opt.match.name"), hand=cmd_str("opt.review_hand.name"))
+    @app_commands.describe(match=cmd_str("opt.match.desc"), hand=cmd_str("opt.review_hand.desc"))
+    async def review(self, interaction: discord.Interaction,
+                     match: app_commands.Range[int, 1, None] | None = None,
+                     hand: app_commands.Range[int, 1, 999] | None = None) -> None:
+        """A finished hand's game review, privately (:mod:`cogs.review`)."""
+        await review_command(interaction, None if match is None else check_id(match), hand)
 
     @baloot.command(name=cmd_str("cmd.rules.name"), description=cmd_str("cmd.rules.desc"))
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -38,6 +38,9 @@ class Settings:
     sync_commands: bool = True  # SYNC_COMMANDS: default, only the process holding shard 0 syncs
     http_client: str = "lean"  # HTTP_CLIENT: "lean" (plain JSON requests on cogs.transport.lean_http) or "aiohttp"
     card_colors: int = 2  # CARD_COLORS: 2 (red and black) or 4 (diamonds blue, clubs green) card emojis
+    review_samples: int = 128  # REVIEW_SAMPLES: sampled deals per judged decision of a game review
+    review_auto: bool = True  # REVIEW_AUTO: review finished matches in the background (0: off)
+    review_workers: int = 1  # REVIEW_WORKERS: low-priority review processes (0: the AI workers' pool)
 
     @property
     def sharded(self) -> bool:
@@ -56,7 +59,8 @@ class Settings:
             f"turn_seconds={self.turn_seconds}, bot_delay_seconds={self.bot_delay_seconds}, "
             f"ai_workers={self.ai_workers}, log_level={self.log_level!r}, table_pictures={self.table_pictures!r}, "
             f"shard_count={self.shard_count}, shard_ids={list(self.shard_ids)}, sync_commands={self.sync_commands}, "
-            f"http_client={self.http_client!r}, card_colors={self.card_colors})"
+            f"http_client={self.http_client!r}, card_colors={self.card_colors}, review_samples={self.review_samples}, "
+            f"review_auto={self.review_auto}, review_workers={self.review_workers})"
         )
 
 
@@ -155,6 +159,14 @@ def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...]]:
 SYNC_MODES = {"": None, "auto": None, "1": True, "yes": True, "true": True, "0": False, "no": False, "false": False}
 
 
+def _review_auto(env: Mapping[str, str]) -> bool:
+    """``REVIEW_AUTO``: 1 (default) reviews every finished match in the background; 0 leaves it to presses."""
+    raw = env.get("REVIEW_AUTO", "").strip()
+    if raw not in ("", "0", "1"):
+        raise ConfigError("REVIEW_AUTO must be 0 or 1")
+    return raw != "0"
+
+
 def _sync_commands(env: Mapping[str, str], shard_ids: tuple[int, ...], sharded: bool) -> bool:
     """``SYNC_COMMANDS``: auto (default) syncs in an unsharded process and in the one holding shard 0;
     1 or 0 forces it on or off (one process of the bot should sync)."""
@@ -233,4 +245,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         sync_commands=_sync_commands(env, shard_ids, shard_count is not None),
         http_client=_http_client(env),
         card_colors=_card_colors(env),
+        review_samples=_int(env, "REVIEW_SAMPLES", 128, 1, 2048),
+        review_auto=_review_auto(env),
+        review_workers=_int(env, "REVIEW_WORKERS", 1, 0, 8),
     )

@@ -1,10 +1,12 @@
-"""Draw the table pictures shown in README.md into docs/: bidding, mid-trick Hokum, hand end.
+"""Draw the pictures shown in README.md into docs/: bidding, mid-trick Hokum, hand end, and a game review
+(of the stored review tests/render/review_hand.json, a hand of normal bots judged with 6 deals a decision).
 
     .venv/bin/python scripts/docs_pictures.py
 """
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
@@ -17,6 +19,8 @@ from baloot.engine.match import Match  # noqa: E402
 from baloot.engine.view import public_view  # noqa: E402
 from baloot.render.model import TableInfo  # noqa: E402
 from baloot.render.picture import table_picture  # noqa: E402
+from baloot.render.review_picture import review_picture  # noqa: E402
+from baloot.review import HandReview  # noqa: E402
 
 EN = TableInfo("1", ("Ali", "Omar", "Saad", "Faisal"), is_bot=(False, False, False, True))
 AR = TableInfo("1", ("عبدالله", "محمد", "سارة", "Bot 4"), language="ar")
@@ -61,6 +65,11 @@ def main() -> int:
         png = table_picture(info, public_view(hand, hand.match_score), viewer)
         (out / name).write_bytes(png)
         print(f"docs/{name}: {len(png)} bytes")
+    review = HandReview.from_json(json.loads((ROOT / "tests" / "render" / "review_hand.json").read_text()))
+    for language in ("en", "ar"):
+        png = review_picture(review, language)
+        (out / f"review-{language}.png").write_bytes(png)
+        print(f"{out.name}/review-{language}.png: {len(png)} bytes")
     return 0
 
 

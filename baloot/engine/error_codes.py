@@ -123,6 +123,10 @@ class ErrorCode(StrEnum):
     TABLE_ELSEWHERE = "table_elsewhere"
     TABLE_RESTARTING = "table_restarting"
     LAST_PLAYER = "last_player"
+    REVIEW_IN_PROGRESS = "review_in_progress"  # the hand is still being played: nothing of it is shown
+    REVIEW_NOT_AT_TABLE = "review_not_at_table"  # a hand of a running match, asked by someone not at the table
+    REVIEW_NO_HAND = "review_no_hand"  # no such match in this server, or no such hand in it
+    REVIEW_NOTHING = "review_nothing"  # a hand thrown in (R3.2) or annulled (R9): no decision to judge
 
     # -- the Discord layer (cogs) ----------------------------------------------------------
     BOT_PERMISSIONS = "bot_permissions"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from .ar_help import AR_HELP
+from .ar_review import AR_REVIEW
 from .ar_stats import AR_STATS
 from .ar_tournaments import AR_TOURNAMENTS
 
@@ -323,4 +324,4 @@ _SAWA: Final = {  # R12 السوا: الإعلان ورفضه
 }
 
 AR: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **AR_HELP, **AR_STATS,
-                       **AR_TOURNAMENTS}
+                       **AR_TOURNAMENTS, **AR_REVIEW}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from .en_help import EN_HELP
+from .en_review import EN_REVIEW
 from .en_stats import EN_STATS
 from .en_tournaments import EN_TOURNAMENTS
 
@@ -341,4 +342,4 @@ _SAWA: Final = {  # R12 Sawa: the action, refusals of a claim
 }
 
 EN: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **EN_HELP, **EN_STATS,
-                       **EN_TOURNAMENTS}
+                       **EN_TOURNAMENTS, **EN_REVIEW}

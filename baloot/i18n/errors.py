@@ -108,6 +108,10 @@ CODE_KEYS: Final[Mapping[ErrorCode, str]] = {
     E.TABLE_ELSEWHERE: "error.table_elsewhere",
     E.TABLE_RESTARTING: "error.table_restarting",
     E.LAST_PLAYER: "error.last_player",
+    E.REVIEW_IN_PROGRESS: "error.review_in_progress",
+    E.REVIEW_NOT_AT_TABLE: "error.review_not_at_table",
+    E.REVIEW_NO_HAND: "error.review_no_hand",
+    E.REVIEW_NOTHING: "error.review_nothing",
     E.BOT_PERMISSIONS: "error.bot_permissions",
     E.THREAD_FAILED: "error.thread_failed",
 }
@@ -138,6 +142,10 @@ SERVICE_ERRORS: Final = (
     "error.bad_option",
     "error.table_elsewhere",
     "error.table_restarting",
+    "error.review_in_progress",
+    "error.review_not_at_table",
+    "error.review_no_hand",
+    "error.review_nothing",
     "error.busy",
     "error.internal",
 )

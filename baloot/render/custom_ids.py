@@ -20,6 +20,10 @@ A table button (on the channel message) is ``bl:{table}:{kind}`` with kind
 A result button ("Details" on a finished hand's table message)
 is ``bl:{table}:result:{hand}`` with the hand's 0-based number (0..999).
 
+A review button is ``bl:{table}:review:{hand}:{step}:{seat}``: the hand (0..999), the step shown
+(0 the overview with the picture, 1 the bidding, 2..9 the tricks 1..8) and the seat in focus
+(0..3, or 4 for everyone). "Review" on a finished hand's message is step 0, everyone.
+
 A lobby button is ``bl:{table}:lobby:{op}`` or ``bl:{table}:lobby:{op}:{arg}``:
 ``join`` (``arg`` ``t1``/``t2`` a team, ``s1``–``s4`` a seat, none: the first free seat),
 ``leave``, ``bots`` (``arg`` the level) and ``start``. Every number is range-checked.
@@ -54,6 +58,15 @@ TABLE_ID_TEMPLATE: Final = rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):(?P<kind>{'
 RESULT_ID_TEMPLATE: Final = rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):result:(?P<hand>[0-9]{{1,3}})"
 """The DynamicItem template of a result button (named groups: table, hand)."""
 _RESULT_RE: Final = re.compile(RESULT_ID_TEMPLATE)
+REVIEW_ID_TEMPLATE: Final = (
+    rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):review:(?P<hand>[0-9]{{1,3}}):(?P<step>[0-9]):(?P<seat>[0-4])"
+)
+"""The DynamicItem template of a review button (named groups: table, hand, step, seat)."""
+_REVIEW_RE: Final = re.compile(REVIEW_ID_TEMPLATE)
+EVERYONE: Final = 4
+"""The review's seat "everyone" (no seat in focus)."""
+REVIEW_STEPS: Final = 10
+"""The overview, the bidding and at most eight tricks (R5)."""
 LOBBY_OPS: Final = ("join", "leave", "bots", "start", "quit")
 """``quit``: the last person at a table leaves during its match after being told that this closes it."""
 BOT_LEVEL_NAMES: Final = ("easy", "normal", "hard")
@@ -269,3 +282,30 @@ def decode_result_id(custom_id: str) -> tuple[str, int]:
     if match is None:
         raise CustomIdError(f"{str(custom_id)[:120]!r} is not a Baloot result button id")
     return match["table"], int(match["hand"])
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class ReviewId:
+    """A review button: hand ``hand`` (0-based) of a table, the step shown and the seat in focus
+    (:data:`EVERYONE` for none)."""
+
+    table_id: str
+    hand: int
+    step: int = 0
+    seat: int = EVERYONE
+
+    def encode(self) -> str:
+        """The custom_id (see the module docstring)."""
+        _check_table_id(self.table_id)
+        if not 0 <= self.hand <= 999 or not 0 <= self.step < REVIEW_STEPS or not 0 <= self.seat <= EVERYONE:
+            raise CustomIdError(f"review button out of range: {self.hand}, {self.step}, {self.seat}")
+        return f"{PREFIX}:{self.table_id}:review:{self.hand}:{self.step}:{self.seat}"
+
+
+def decode_review_id(custom_id: str) -> ReviewId:
+    """The review button of ``custom_id``; :class:`CustomIdError` if malformed."""
+    match = _REVIEW_RE.fullmatch(custom_id) if isinstance(custom_id, str) else None
+    if match is None:
+        raise CustomIdError(f"{str(custom_id)[:120]!r} is not a Baloot review button id")
+    return ReviewId(match["table"], int(match["hand"]), int(match["step"]), int(match["seat"]))

@@ -19,7 +19,7 @@ from ..i18n import resolve_locale, t
 from ..i18n.direction import orient_payload
 from ..i18n.plural import count
 from .components import PRIMARY, SECONDARY, SUCCESS, button, rows
-from .custom_ids import BOT_LEVEL_NAMES, LobbyId, encode_result_id, encode_table_id
+from .custom_ids import BOT_LEVEL_NAMES, LobbyId, ReviewId, encode_result_id, encode_table_id
 from .limits import DESCRIPTION, EMBED_TOTAL, FIELD_VALUE, clip
 from .model import Payload, TableInfo
 from .result import breakdown_embed, compact_result_embed, pair_lines, sheet_embed, team_label
@@ -60,13 +60,15 @@ def teams_text(info: TableInfo, locale: str) -> str:
 
 def my_hand_components(info: TableInfo, locale: str, result: int | None = None, *,
                        live: bool = True) -> list[dict[str, Any]]:
-    """The table message's "My hand" button row, with "Details" (hand ``result``'s R7 breakdown) once it ended.
+    """The table message's "My hand" button row, with "Details" (hand ``result``'s R7 breakdown) and "Review"
+    (its game review, :mod:`.review`) once it ended.
 
     ``live``: the table still runs. Once it is closed only "Details" stays, answered from the stored
     hands for as long as the message lives."""
     buttons = [button(t("button.my_hand", locale), encode_table_id(info.table_id, "mine"), PRIMARY)] if live else []
     if result is not None:
         buttons.append(button(t("button.details", locale), encode_result_id(info.table_id, result), SECONDARY))
+        buttons.append(button(t("button.review", locale), ReviewId(info.table_id, result).encode(), SECONDARY))
     return rows(buttons)
 
 

@@ -17,6 +17,7 @@ from .errors import StorageError, StorageUnavailable
 from .leases import Fence, Lease, LeaseGrant, LeaseLost
 from .migrations import LATEST_VERSION, MIGRATIONS, migrate, schema_version
 from .opening import is_database_url, open_database
+from .reviews import RECENT_MATCHES, AverageAccuracy, ReviewStore, SeatAccuracy
 from .rows import (
     GuildSettings,
     MatchResult,
@@ -35,7 +36,9 @@ __all__ = [
     "LATEST_VERSION",
     "MIGRATIONS",
     "POSTGRESQL",
+    "RECENT_MATCHES",
     "SQLITE",
+    "AverageAccuracy",
     "Connection",
     "Database",
     "Dialect",
@@ -46,6 +49,8 @@ __all__ = [
     "LeaseLost",
     "MatchResult",
     "ResultSeat",
+    "ReviewStore",
+    "SeatAccuracy",
     "SeatRow",
     "SeatedElsewhere",
     "Storage",

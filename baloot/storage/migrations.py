@@ -373,6 +373,29 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         )
         """,
     ),
+    (
+        11,
+        """
+        CREATE TABLE hand_reviews (
+            table_id {ID} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            hand_no INTEGER NOT NULL CHECK (hand_no >= 0),
+            version INTEGER NOT NULL,
+            review TEXT NOT NULL,
+            reviewed_at {FLOAT} NOT NULL,
+            PRIMARY KEY (table_id, hand_no, version)
+        );
+        CREATE TABLE match_reviews (
+            table_id {ID} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            user_id {ID},
+            accuracy {FLOAT} NOT NULL CHECK (accuracy >= 0 AND accuracy <= 100),
+            reviewed_at {FLOAT} NOT NULL,
+            PRIMARY KEY (table_id, version, seat)
+        );
+        CREATE INDEX match_reviews_by_user ON match_reviews (user_id, reviewed_at);
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (rebuilt from the records at will),
@@ -387,7 +410,9 @@ accepted and announced, so kept across a restart; cleared when the seat changes 
 10 tournaments: the tournament, its teams (one row per player in ``tournament_players``,
 so nobody is registered twice, even by two processes at once), its rounds with their deal seeds, the
 tables of each round with their results, each team's result on each duplicate deal; and
-``tables.deal_seed``, the round seed a tournament table deals from."""
+``tables.deal_seed``, the round seed a tournament table deals from;
+11 game reviews (:mod:`.reviews`): each finished hand's review as the reviewer's JSON, keyed by hand and
+reviewer version, and each seat's accuracy in a reviewed match (with its player, for their stats)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 

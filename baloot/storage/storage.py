@@ -24,6 +24,7 @@ from .errors import StorageError, StorageUnavailable
 from .leases import Fence, Lease, LeaseGrant
 from .opening import open_database
 from .results import insert_result, result_from_rows
+from .reviews import ReviewStore
 from .rows import (
     GuildSettings,
     MatchResult,
@@ -82,6 +83,7 @@ class Storage:
     def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
         self.db = db
         self.clock = clock
+        self.reviews = ReviewStore(db, clock)  # the stored game reviews (:mod:`.reviews`)
 
     @classmethod
     async def open(

@@ -118,3 +118,11 @@ class BadOption(TableError):
     def __init__(self, message: str | None = None, *, params: ErrorParams | None = None) -> None:
         detail = message or self.default
         super().__init__(detail, params={"detail": detail, **(params or {})})
+
+
+class ReviewRefused(TableError):
+    """A game review that may not be shown: the hand is still being played, the asker was not at a
+    table whose match still runs, no such hand in this server, or nothing in the hand to judge."""
+
+    default = "That hand cannot be reviewed."
+    default_code = ErrorCode.REVIEW_NO_HAND

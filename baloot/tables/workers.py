@@ -12,6 +12,7 @@ watches the parent and exits once it is gone (the parent id changes).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import multiprocessing
 import os
@@ -52,5 +53,26 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
         workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    )
+
+
+REVIEW_NICENESS: Final = 19
+"""The review workers' CPU priority (``nice``): the lowest, so that a table's bots always go first."""
+
+
+def review_worker_init(parent_pid: int) -> None:
+    """Review worker initializer: die with the bot, and run at the lowest CPU priority."""
+    die_with_parent(parent_pid)
+    with contextlib.suppress(OSError, AttributeError):  # no nice on this platform: still off the event loop
+        os.nice(REVIEW_NICENESS)
+
+
+def review_pool(workers: int) -> ProcessPoolExecutor:
+    """The bot's pool of game-review workers (spawn context, lowest CPU priority, dying with this process)."""
+    return ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=review_worker_init,
         initargs=(os.getpid(),),
     )

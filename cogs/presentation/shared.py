@@ -15,6 +15,7 @@ from baloot.i18n import resolve_locale
 from baloot.render import TableInfo as RenderInfo
 from baloot.render import table_info_from
 from baloot.tables import TableService
+from baloot.tables.reviews import ReviewService
 
 from ..transport.carrier import Carriers
 from .pictures import PictureWorker
@@ -90,6 +91,7 @@ class Shared:
     shown: ShownTables
     languages: Languages
     pictures: str = "channel"  # TABLE_PICTURES: "channel", "all" or "off"
+    reviews: ReviewService | None = None  # the game reviews (baloot.tables.reviews); None: not offered
     carriers: Carriers = field(init=False)
     drawer: PictureWorker = field(init=False)
 

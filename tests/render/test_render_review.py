@@ -1,0 +1,114 @@
+"""The review's picture and messages: drawn at the size Discord shows it (about 400 px wide) with every
+text readable and no ``.notdef`` box, the costliest decisions, the steps and their buttons, both languages."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from baloot.engine.actions import Action, ActionType
+from baloot.i18n import t
+from baloot.i18n.direction import strip_isolates
+from baloot.render import decode_review_id, emoji_text
+from baloot.render.custom_ids import EVERYONE, ReviewId
+from baloot.render.review import ReviewShown, overview_payload, progress_payload, step_payload, steps_of
+from baloot.render.review_picture import HEIGHT, MIN_FONT, WIDTH, costliest, review_picture
+from baloot.review import HandReview
+
+SHOWN_WIDTH = 400
+READABLE = 10
+REVIEW = Path(__file__).with_name("review_hand.json")
+
+
+def a_review() -> HandReview:
+    return HandReview.from_json(json.loads(REVIEW.read_text()))
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, ImageFont.FreeTypeFont | ImageFont.ImageFont]]]:
+    seen: list[tuple[str, ImageFont.FreeTypeFont | ImageFont.ImageFont]] = []
+    real = ImageDraw.ImageDraw.text
+
+    def record(self: ImageDraw.ImageDraw, xy: object, text: str, *args: object, **kwargs: object) -> None:
+        f = kwargs.get("font")
+        assert isinstance(f, ImageFont.FreeTypeFont | ImageFont.ImageFont)
+        seen.append((text, f))
+        real(self, xy, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", record)
+    yield seen
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_the_picture_is_drawn_for_chat_size_with_readable_texts_and_no_boxes(
+        drawn: list[tuple[str, ImageFont.FreeTypeFont | ImageFont.ImageFont]], locale: str) -> None:
+    review = a_review()
+    image = Image.open(io.BytesIO(review_picture(review, locale)))
+    assert image.size == (WIDTH, HEIGHT) and WIDTH == 2 * SHOWN_WIDTH
+    assert MIN_FONT * SHOWN_WIDTH / WIDTH >= READABLE
+    texts = [text for text, _ in drawn if text.strip()]
+    assert texts and all(isinstance(f, ImageFont.FreeTypeFont) and f.size >= MIN_FONT for _, f in drawn)
+    for text, f in drawn:  # every character its own glyph: no .notdef box
+        assert all(emoji_text.has_glyph(f, c) for c in text if not c.isspace()), text
+    worst = costliest(review)
+    assert len(worst) == 3 and worst[0].loss >= worst[1].loss >= worst[2].loss > 0
+    assert f"\u2212{worst[0].loss:.1f}" in texts
+
+
+def test_a_bid_among_the_costliest_is_a_tag_in_the_viewers_language(
+        drawn: list[tuple[str, ImageFont.FreeTypeFont | ImageFont.ImageFont]]) -> None:
+    review = a_review()
+    bids = [d for d in review.decisions if d.trick < 0 and not d.forced]
+    assert bids
+    from baloot.render.review_picture import _tag
+    for locale in ("en", "ar"):
+        drawn.clear()
+        _tag(Action(0, ActionType.HOKUM), locale, 74)
+        assert drawn and all(emoji_text.has_glyph(f, c) for text, f in drawn for c in text if not c.isspace())
+
+
+def test_a_seat_in_focus_shows_only_its_costliest_decisions() -> None:
+    review = a_review()
+    for seat in range(4):
+        assert all(d.seat == seat for d in costliest(review, seat))
+    assert review_picture(review, "en", 0) != review_picture(review, "en", None)
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_the_overview_and_every_step_with_their_buttons(locale: str) -> None:
+    review = a_review()
+    shown = ReviewShown("123", review.hand, review, ("Ali", "Omar", "Sara", "نورة"))
+    overview = overview_payload(shown, locale)
+    embed = overview["embeds"][0]
+    assert strip_isolates(embed["title"]) == t("review.title", locale, hand=review.hand + 1)
+    assert embed["image"]["url"] == "attachment://hand-review.png" and overview["files"][0][0] == "hand-review.png"
+    assert f"{review.accuracy[0]:.1f}" in embed["description"]
+    ids = [c["custom_id"] for row in overview["components"] for c in row["components"]]
+    assert all(len(i) <= 100 for i in ids) and len(set(ids)) == len(ids)  # Discord refuses equal ids
+    assert [decode_review_id(i) for i in ids[2:]] == [ReviewId("123", review.hand, 0, s) for s in (0, 1, 2, 3,
+                                                                                                   EVERYONE)]
+    steps = steps_of(review)
+    assert steps[:2] == [0, 1] and steps[2:] == list(range(2, 2 + len(steps) - 2))
+    assert decode_review_id(ids[1]) == ReviewId("123", review.hand, 1, EVERYONE)  # ▶ leads to the bidding
+    assert decode_review_id(ids[0]).step == steps[-1]  # ◀ round the hand to its last trick
+    trick = step_payload(shown, 4, locale)  # trick 3
+    text = trick["embeds"][0]["description"]
+    assert strip_isolates(trick["embeds"][0]["title"]) == t("review.step_trick", locale, hand=review.hand + 1, trick=3)
+    played = [d for d in review.decisions if d.trick == 2]
+    assert len(played) == 4 and text.count("▸") == sum(1 for d in played if not d.forced)
+    nav = [decode_review_id(c["custom_id"]) for c in trick["components"][0]["components"]]
+    assert [n.step for n in nav] == [3, 5]
+    mine = step_payload(shown, 4, locale, seat=played[0].seat)["embeds"][0]["description"]
+    assert mine.count("▸") <= 1 and len(mine) < len(text)
+
+
+def test_the_progress_line() -> None:
+    assert progress_payload("en", 4, 8)["content"] == "Reviewing trick 5 of 8…"
+    assert progress_payload("en", -1, 8)["content"] == "Reviewing the bidding…"
+    arabic = t("review.progress_trick", "ar", trick=5, tricks=8)
+    assert strip_isolates(progress_payload("ar", 4, 8)["content"]) == arabic

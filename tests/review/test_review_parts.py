@@ -1,0 +1,45 @@
+"""A hand reviewed part by part (the bot's way, one worker call per part) is exactly the whole-hand review."""
+
+from __future__ import annotations
+
+import random
+
+from baloot.ai.normal import NormalPlayer
+from baloot.engine.hand import Hand
+from baloot.engine.match import Match
+from baloot.engine.rules import Rules
+from baloot.engine.view import seat_view
+from baloot.review import review_hand
+from baloot.review.parts import BIDDING, assemble, plan, review_part
+
+
+def played_match(seed: int) -> Match:
+    """A match of normal bots up to its first hand that is played out (R3-R7)."""
+    rng = random.Random(seed)
+    match = Match(Rules(), seed % 4)
+    bot = NormalPlayer()
+    while True:
+        hand = match.deal(rng)
+        while not hand.finished:
+            match.apply(bot.choose(seat_view(hand, hand.to_move), rng))
+        if hand.result is not None or match.finished:
+            return match
+
+
+def test_parts_cover_every_action_once_and_put_together_equal_the_whole_review() -> None:
+    match = played_match(11)
+    hand_no = len(match.hands) - 1
+    played = match.hands[hand_no]
+    parts = plan(played)
+    assert parts[0].trick == BIDDING and [p.trick for p in parts[1:]] == list(range(len(parts) - 1))
+    assert [i for p in parts for i in range(p.first, p.stop)] == list(range(len(played.actions)))
+    record = match.to_record()
+    decisions = [d for p in parts for d in review_part(record, hand_no, p, samples=2, seed=5)]
+    assert assemble(played, hand_no, decisions, seed=5) == review_hand(played, hand_no, samples=2, seed=5)
+
+
+def test_an_unfinished_hand_has_no_parts() -> None:
+    played = played_match(3).hands[-1]
+    fresh = Hand(played.dealer, played.deck, played.rules, played.match_score)
+    fresh.apply(played.actions[0])
+    assert plan(fresh) == [] and assemble(fresh, 0, []).reason is not None
