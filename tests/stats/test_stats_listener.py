@@ -48,8 +48,8 @@ async def test_an_ended_table_records_nothing_but_abandons(database: str | Path)
     service.add_listener(StatsRecorder(storage).on_event, first=True)
     try:
         table_id = await seat_four(service, target=152)
-        for user in USERS:
-            await service.leave(CHANNEL, user)
+        for user in USERS:  # the last person is asked first: leaving closes the table, abandoned
+            await service.leave(CHANNEL, user, close_if_last=user == USERS[-1])
         assert recorder.of(TableEnded)
         row = await storage.db.fetch_one("SELECT counted, rated FROM stats_matches WHERE table_id = ?", (table_id,))
         assert row is not None and tuple(row) == (0, 0)
