@@ -49,17 +49,16 @@ from baloot.tables import TableService
 from baloot.tables.leases import ShardLeases
 from baloot.tables.workers import worker_pool
 from cogs import EXTENSIONS, timings
-from cogs.buckets import install_bucket_sweep
-from cogs.buttons import DYNAMIC_ITEMS, dispatch_presses_directly
+from cogs.buttons import DYNAMIC_ITEMS, on_press
 from cogs.channel import process_budget
 from cogs.emojis import CARD_EMOJIS
 from cogs.forward import apply_forwarded
-from cogs.pacing import Pacer, install_pacer, share
+from cogs.pacing import Pacer, pacing_trace, share
 from cogs.presenter import Presenter
 from cogs.replies import install_error_handler
 from cogs.runtime import Languages, Runtime
 from cogs.shown import ShownTables
-from cogs.wire import close_lean_http, install_lean_http
+from cogs.wire import close_token_http
 
 log = logging.getLogger("baloot.bot")
 
@@ -86,7 +85,11 @@ class BalootClient(_Client):
     runtime: Runtime
 
     def __init__(self, settings: Settings, **shards: Any) -> None:
+        # bot-token requests within this process's share of Discord's global limit (issue 11), held back by
+        # a trace on discord.py's aiohttp session (its public ``http_trace`` option)
+        self.pacer = Pacer(settings.requests_per_second or share(settings.shard_ids, settings.shard_count))
         super().__init__(
+            http_trace=pacing_trace(self.pacer),
             command_prefix=commands.when_mentioned,
             intents=intents(),
             tree_cls=LocalizedCommandTree,
@@ -95,18 +98,12 @@ class BalootClient(_Client):
             **shards,
         )
         self.settings = settings
-        # bot-token requests within this process's share of Discord's global limit (issue 11)
-        self.pacer = install_pacer(self, Pacer(settings.requests_per_second
-                                               or share(settings.shard_ids, settings.shard_count)))
-        install_bucket_sweep(self)  # discord.py's rate-limit buckets swept at a constant cost per bucket (issue 9)
         self.storage: Storage | None = None
         self.service: TableService | None = None
         self.executor: ProcessPoolExecutor | None = None
 
     async def setup_hook(self) -> None:
         settings = self.settings
-        if settings.http_client == "lean":
-            install_lean_http(self)  # interaction answers, view edits and bot-token requests on a lean client (issue 9)
         self.storage = storage = await Storage.open(
             settings.database_url or settings.database_path, synchronous=settings.database_sync
         )
@@ -139,8 +136,8 @@ class BalootClient(_Client):
                 await self.load_extension(extension)
             except Exception:
                 log.exception("could not load %s; starting without it", extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
-        dispatch_presses_directly(self)  # no View rebuilt from the message per press (issue 9)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)  # the table's, lobby's and result's buttons
+        self.add_listener(on_press, "on_interaction")  # the action buttons of private views (the hot path)
         if settings.sync_commands:
             guild = discord.Object(settings.dev_guild_id) if settings.dev_guild_id else None
             if guild is not None:
@@ -184,7 +181,7 @@ class BalootClient(_Client):
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
         await super().close()
-        await close_lean_http(self)
+        await close_token_http(self)
         timings.write()  # BALOOT_PRESS_TIMINGS (scripts/bench_tables.py) only
         if self.storage is not None:
             await self.storage.close()

@@ -31,9 +31,8 @@ from baloot.render import Payload, render_error, render_text
 from baloot.render.text import display_name, seat_name
 from baloot.tables import StorageUnavailable, TableInfo
 
-from .payloads import message_args, send_args
-from .runtime import Runtime, runtime_of
-from .wire import answer_message, answer_update, defer_update
+from .runtime import Runtime, maybe_runtime
+from .wire import ResponseToken, answer_message, answer_update, defer_update, is_answered, send_followup
 
 log = logging.getLogger("baloot.discord")
 T = TypeVar("T")
@@ -43,12 +42,6 @@ DEFER_AFTER: Final = 2.0
 
 ID_MAX: Final = 2**63 - 1
 """The largest id storage holds (a signed 64-bit integer, as SQLite and PostgreSQL's bigint)."""
-
-
-class NotYourHand(BalootError):
-    """A press on a button of another seat's hand."""
-
-    catalog_key = "error.not_your_hand"
 
 
 class BadInput(BalootError):
@@ -83,9 +76,9 @@ def user_locale(interaction: discord.Interaction) -> str:
     ``/baloot language`` (scope "me"), else their table's (or this channel's table's, or its
     server's setting), else their Discord app's. Their Discord locale is remembered for their DMs."""
     locale = resolve_locale(interaction.locale)
-    if not isinstance(getattr(interaction.client, "runtime", None), Runtime):
+    runtime = maybe_runtime(interaction.client)
+    if runtime is None:
         return locale
-    runtime = runtime_of(interaction.client)
     user_id = interaction.user.id
     runtime.private.locales[user_id] = locale
     table = runtime.service.table_of_user(user_id)
@@ -101,8 +94,8 @@ def user_locale(interaction: discord.Interaction) -> str:
 
 async def remember_name(interaction: discord.Interaction, user: discord.abc.User | None = None) -> None:
     """Store a user's current display name for leaderboards and stats (issue 10, item 8); never fails."""
-    runtime = getattr(interaction.client, "runtime", None)
-    if not isinstance(runtime, Runtime):
+    runtime = maybe_runtime(interaction.client)
+    if runtime is None:
         return
     who = user or interaction.user
     try:
@@ -126,7 +119,7 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
 
     def too_long() -> None:  # a timer on the loop: the work is awaited in this task, not a task of its own
         nonlocal deferral
-        if not interaction.response.is_done():
+        if not is_answered(interaction):
             deferral = asyncio.ensure_future(
                 defer_update(interaction) if update else interaction.response.defer(ephemeral=ephemeral, thinking=True))
 
@@ -141,15 +134,9 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
 
 async def reply(interaction: discord.Interaction, payload: Payload, *, ephemeral: bool) -> int | None:
     """Send ``payload`` as the response (or a followup if deferred); returns the message id."""
-    if not interaction.response.is_done():
+    if not is_answered(interaction):
         return await answer_message(interaction, payload, ephemeral=ephemeral)
-    args = send_args(payload)
-    sent = await interaction.followup.send(
-        content=args["content"], embeds=args["embeds"], view=args["view"],
-        allowed_mentions=args["allowed_mentions"], ephemeral=ephemeral, wait=True,
-        files=args.get("files", discord.utils.MISSING),
-    )
-    return int(sent.id)
+    return await send_followup(interaction.client, ResponseToken.of(interaction), payload, ephemeral=ephemeral)
 
 
 async def update(interaction: discord.Interaction, payload: Payload) -> None:
@@ -162,10 +149,10 @@ def _context(interaction: discord.Interaction) -> tuple[str, int, str]:
     data: Any = interaction.data or {}
     component = str(data.get("custom_id") or "/" + str(data.get("name") or "?"))[:100]
     table = "-"
-    runtime = getattr(interaction.client, "runtime", None)
+    runtime = maybe_runtime(interaction.client)
     if runtime is not None:
         try:
-            table = str(runtime_of(interaction.client).service.table_info(interaction.channel_id or 0).id)
+            table = str(runtime.service.table_info(interaction.channel_id or 0).id)
         except Exception:
             table = "-"
     return table, interaction.user.id, component
@@ -210,8 +197,8 @@ async def reply_error(interaction: discord.Interaction, exc: BaseException) -> N
 
 def carry(interaction: discord.Interaction) -> None:
     """An answered interaction in a channel may carry the table's next message there (:mod:`.carrier`)."""
-    runtime = getattr(interaction.client, "runtime", None)
-    if isinstance(runtime, Runtime):
+    runtime = maybe_runtime(interaction.client)
+    if runtime is not None:
         runtime.carriers.offer(interaction)
 
 
@@ -250,12 +237,12 @@ def install_error_handler(tree: app_commands.CommandTree[Any]) -> None:
 
 async def tell_dms_closed(interaction: discord.Interaction) -> None:
     """Once after a player's DMs were found closed: say so privately, with what to do instead."""
-    runtime = getattr(interaction.client, "runtime", None)
-    if runtime is None or not runtime_of(interaction.client).private.take_dm_notice(interaction.user.id):
+    runtime = maybe_runtime(interaction.client)
+    if runtime is None or not runtime.private.take_dm_notice(interaction.user.id):
         return
     payload = render_text("notice.dms_closed", user_locale(interaction))
     try:
-        await interaction.followup.send(**message_args(payload), ephemeral=True)
+        await reply(interaction, payload, ephemeral=True)
     except discord.HTTPException:
         log.exception("could not tell user %s that their DMs are closed", interaction.user.id)
 
