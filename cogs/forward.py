@@ -15,7 +15,7 @@ import logging
 from typing import Any, cast
 
 import discord
-from discord.enums import InteractionResponseType
+from discord.enums import InteractionResponseType, try_enum
 
 log = logging.getLogger("baloot.discord")
 
@@ -94,7 +94,7 @@ class ForwardedPress:
         self.application_id = int(payload["application_id"])
         self.token = str(payload["token"])
         self.type = discord.InteractionType.component
-        self.locale = discord.Locale(payload.get("locale") or "en-US")
+        self.locale = try_enum(discord.Locale, payload.get("locale") or "en-US")  # Arabic has no member
         self.user = _Who(payload["user"])
         self.data = payload.get("data") or {}
         self.guild = None

@@ -176,30 +176,30 @@ class TokenHttp:
             del self.held[token]
 
     # -- the endpoints -------------------------------------------------------------------------------
-    async def answer_press(self, interaction_id: int, token: str, body: dict[str, Any], *,
+    async def callback(self, interaction_id: int, token: str, body: dict[str, Any], *,
                            answer: bool = False, files: Files = ()) -> Any:
         """The interaction's callback (``body`` holds its ``type`` and ``data``); with ``answer``, Discord's
         answer (``with_response``: the callback and the message it made), else None (a 204, unread)."""
         return await self.request("POST", f"/interactions/{interaction_id}/{token}/callback", token, body,
                                   {"with_response": "1"} if answer else None, answer=answer, files=files)
 
-    async def edit_original(self, application_id: int, token: str, body: dict[str, Any], files: Files = ()) -> None:
+    async def patch_original(self, application_id: int, token: str, body: dict[str, Any], files: Files = ()) -> None:
         """Replace the interaction's response with the message ``body``."""
         await self.request("PATCH", f"/webhooks/{application_id}/{token}/messages/@original", token, body,
                            files=files)
 
-    async def send_followup(self, application_id: int, token: str, body: dict[str, Any], files: Files = ()) -> Any:
+    async def post_followup(self, application_id: int, token: str, body: dict[str, Any], files: Files = ()) -> Any:
         """Post the message ``body`` as a followup of the interaction; returns the message Discord answers."""
         return await self.request("POST", f"/webhooks/{application_id}/{token}", token, body,
                                   {"wait": "1", "with_components": "0"}, answer=True, files=files)
 
-    async def edit_followup(self, application_id: int, token: str, message_id: int, body: dict[str, Any],
+    async def patch_followup(self, application_id: int, token: str, message_id: int, body: dict[str, Any],
                             files: Files = ()) -> None:
         """Replace a followup message of the interaction with ``body``."""
         await self.request("PATCH", f"/webhooks/{application_id}/{token}/messages/{message_id}", token, body,
                            {"with_components": "0"}, files=files)
 
-    async def delete_followup(self, application_id: int, token: str, message_id: int) -> None:
+    async def delete_followup_message(self, application_id: int, token: str, message_id: int) -> None:
         """Delete a followup message of the interaction."""
         await self.request("DELETE", f"/webhooks/{application_id}/{token}/messages/{message_id}", token, None)
 

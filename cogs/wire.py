@@ -1,4 +1,4 @@
-"""Rendered payloads sent as Discord's JSON through discord.py's request layer (issue 9: bot CPU per press).
+"""Rendered payloads sent as Discord's JSON (issue 9: bot CPU per press).
 
 discord.py's high-level calls (``InteractionResponse.edit_message``,
 ``Interaction.edit_original_response``, ``PartialMessage.edit``) turn our
@@ -7,8 +7,7 @@ back into dicts, and parse every answer into a ``Message``: on a button press
 that was most of the bot's CPU (``scripts/bench_tables.py --profile``). The
 hot paths - answering a press, refreshing a private view, editing the table
 message - go through here instead: the body is built once from the payload's
-dicts and sent by discord.py's own request layer (its rate-limit buckets,
-retries and ``discord.HTTPException``s are kept); the answer is not parsed.
+dicts, and the answer is parsed only where its id is needed.
 
 Requests through an interaction's token (answers, private views, the
 carrier's followups) go on the bot's own aiohttp session
@@ -171,7 +170,7 @@ async def answer_update(interaction: discord.Interaction, payload: Payload) -> N
         await edit_response(interaction.client, ResponseToken.of(interaction), payload)
         return
     timings.answering(interaction.id)
-    await token_http(interaction.client).answer_press(
+    await token_http(interaction.client).callback(
         interaction.id, interaction.token, {"type": UPDATE_MESSAGE, "data": message_json(payload)},
         files=_files(payload))
     _answered_now(interaction, UPDATE_MESSAGE)
@@ -188,7 +187,7 @@ async def answer_message(interaction: discord.Interaction, payload: Payload, *, 
     The body is ``InteractionResponse.send_message``'s for the same payload; our
     buttons are dynamic items, so there is no view to keep.
     """
-    answer = await token_http(interaction.client).answer_press(
+    answer = await token_http(interaction.client).callback(
         interaction.id, interaction.token, message_callback(payload, ephemeral=ephemeral), answer=True,
         files=_files(payload))
     _answered_now(interaction, CHANNEL_MESSAGE)
@@ -215,7 +214,7 @@ async def defer_update(interaction: discord.Interaction) -> None:
     if is_answered(interaction):
         return
     timings.answering(interaction.id)
-    await token_http(interaction.client).answer_press(interaction.id, interaction.token, {"type": DEFERRED_UPDATE})
+    await token_http(interaction.client).callback(interaction.id, interaction.token, {"type": DEFERRED_UPDATE})
     _answered_now(interaction, DEFERRED_UPDATE)
 
 
@@ -226,7 +225,7 @@ def deferred_elsewhere(interaction: discord.Interaction) -> None:
 
 async def edit_response(client: discord.Client, token: ResponseToken, payload: Payload) -> None:
     """Replace an interaction's response (an ephemeral private view) with ``payload``."""
-    await token_http(client).edit_original(token.application_id, token.token, message_json(payload), _files(payload))
+    await token_http(client).patch_original(token.application_id, token.token, message_json(payload), _files(payload))
 
 
 async def edit_message(client: discord.Client, channel_id: int, message_id: int, payload: Payload) -> None:
@@ -253,16 +252,16 @@ async def send_followup(client: discord.Client, token: ResponseToken, payload: P
     body = message_json(payload)
     if ephemeral:
         body["flags"] = EPHEMERAL
-    sent = await token_http(client).send_followup(token.application_id, token.token, body, _files(payload))
+    sent = await token_http(client).post_followup(token.application_id, token.token, body, _files(payload))
     return int(sent["id"])
 
 
 async def delete_followup(client: discord.Client, token: ResponseToken, message_id: int) -> None:
     """Delete a followup message of an interaction through its token (:mod:`.carrier`)."""
-    await token_http(client).delete_followup(token.application_id, token.token, message_id)
+    await token_http(client).delete_followup_message(token.application_id, token.token, message_id)
 
 
 async def edit_followup(client: discord.Client, token: ResponseToken, message_id: int, payload: Payload) -> None:
     """Edit a followup message of an interaction through its token (:mod:`.carrier`)."""
-    await token_http(client).edit_followup(token.application_id, token.token, message_id, message_json(payload),
+    await token_http(client).patch_followup(token.application_id, token.token, message_id, message_json(payload),
                                            _files(payload))

@@ -152,9 +152,9 @@ async def client(port: int, presses: int, sync: str, folder: str, requests: int)
                     await db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
                                      (n % 200, 0, n, data["data"]["custom_id"], time.time()))
             view = views[n % len(views)]
-            calls = [session.answer_press(int(data["id"]), data["token"], {"type": 7, "data": view})
+            calls = [session.callback(int(data["id"]), data["token"], {"type": 7, "data": view})
                      ] if requests else []
-            calls += [session.edit_original(123456789012345678, f"{data['token']}{k}", view)
+            calls += [session.patch_original(123456789012345678, f"{data['token']}{k}", view)
                       for k in range(requests - 1)]
             await asyncio.gather(*calls)
             done += 1

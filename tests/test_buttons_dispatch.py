@@ -23,6 +23,8 @@ from baloot.actions import Action, ActionType
 from baloot.render import encode_action_id, encode_table_id
 from cogs import buttons
 from cogs.buttons import DYNAMIC_ITEMS, TableButton, on_press
+from cogs.forward import forwarded_interaction, forwarded_payload
+from cogs.wire import is_answered, response_type
 
 ACTION_ID = encode_action_id("7", 1, (0, 3), Action(1, ActionType.PASS))
 
@@ -132,3 +134,21 @@ async def test_the_other_buttons_run_through_discord_py_as_dynamic_items(monkeyp
     pressed = Pressed(monkeypatch)
     await gateway_press(press_payload(encode_table_id("42", "mine"), guild=True))
     assert pressed.tables == ["42"] and pressed.refused == [] and pressed.actions == []
+
+
+async def test_a_forwarded_press_is_rebuilt_with_what_a_press_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A DM press forwarded to the process holding its table (issue 11) is rebuilt from the payload the
+    receiver sends, without discord.py's gateway state: ids, token, user, locale, channel, pressed message,
+    and already acknowledged (its answers are edits and followups through the token)."""
+    pressed = Pressed(monkeypatch)
+    await gateway_press(press_payload(ACTION_ID, guild=False))
+    [(received, _)] = pressed.actions
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    press = forwarded_interaction(bot, forwarded_payload(received))
+    assert (press.id, press.token, press.application_id) == (900, "tok", 77)
+    assert (press.user.id, press.user.display_name, str(press.locale)) == (5, "Carol", "ar")
+    assert press.channel_id == 44 and press.guild_id is None
+    assert press.message is not None and press.message.id == 321
+    data: Any = press.data
+    assert data["custom_id"] == ACTION_ID
+    assert is_answered(press) and response_type(press) == discord.InteractionResponseType.deferred_message_update.value

@@ -40,7 +40,7 @@ async def road(server: MisbehavingServer) -> AsyncIterator[TokenHttp]:
 
 async def warmed(road: TokenHttp, server: MisbehavingServer, *script: Answer) -> None:
     """One answered followup (its connection is kept alive), then ``script`` for the next requests."""
-    assert await road.send_followup(3, "tok", {"content": "warm"}) == {"n": 1}
+    assert await road.post_followup(3, "tok", {"content": "warm"}) == {"n": 1}
     server.script = deque(script)
 
 
@@ -58,14 +58,14 @@ async def test_a_request_read_then_dropped_is_sent_once(road: TokenHttp, server:
     await warmed(road, server, READ_AND_CLOSE)
     with pytest.raises(aiohttp.ClientError) as caught:
         if call == "followup":
-            await road.send_followup(3, "tok", {"content": "once"})
+            await road.post_followup(3, "tok", {"content": "once"})
         elif call == "callback":
-            await road.answer_press(9, "tok", {"type": 7, "data": {}})
+            await road.callback(9, "tok", {"type": 7, "data": {}})
         else:
-            await road.edit_original(3, "tok", {"content": "once"})
+            await road.patch_original(3, "tok", {"content": "once"})
     assert printable(caught.value)
     assert len(server.received) == 2  # the warm-up and this one: nothing sent twice
-    assert await road.send_followup(3, "tok", {"content": "next"}) == {"n": 3}  # the next one gets its own
+    assert await road.post_followup(3, "tok", {"content": "next"}) == {"n": 3}  # the next one gets its own
 
 
 async def test_a_stale_kept_alive_connection_does_not_lose_or_double_a_request(
@@ -74,7 +74,7 @@ async def test_a_stale_kept_alive_connection_does_not_lose_or_double_a_request(
     await warmed(road, server)
     server.close_idle()
     await asyncio.sleep(0.05)
-    assert await road.send_followup(3, "tok", {"content": "after"}) == {"n": 2}
+    assert await road.post_followup(3, "tok", {"content": "after"}) == {"n": 2}
     assert server.posted(FOLLOWUP) == 2
 
 
@@ -82,19 +82,19 @@ async def test_a_stale_kept_alive_connection_does_not_lose_or_double_a_request(
 async def test_bytes_past_content_length_do_not_answer_the_next_request(
         road: TokenHttp, server: MisbehavingServer) -> None:
     await warmed(road, server, ok(b'{"n": 2}', extra=b'HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n{"n": 99}'))
-    assert await road.send_followup(3, "tok", {}) == {"n": 2}
-    assert await road.send_followup(3, "tok", {}) == {"n": 3}  # its own answer, not the stray {"n": 99}
-    assert await road.send_followup(3, "tok", {}) == {"n": 4}
+    assert await road.post_followup(3, "tok", {}) == {"n": 2}
+    assert await road.post_followup(3, "tok", {}) == {"n": 3}  # its own answer, not the stray {"n": 99}
+    assert await road.post_followup(3, "tok", {}) == {"n": 4}
 
 
 async def test_a_204_with_a_body_does_not_answer_the_next_request(road: TokenHttp, server: MisbehavingServer) -> None:
     await warmed(road, server, raw('HTTP/1.1 204 No Content\r\n\r\n{"n": 99}'))
     try:
-        await road.edit_original(3, "tok", {"content": "x"})
+        await road.patch_original(3, "tok", {"content": "x"})
     except aiohttp.ClientError as exc:  # aiohttp rejects the stray bytes as a bad status line: fine, and printable
         assert printable(exc)
-    assert await road.send_followup(3, "tok", {}) == {"n": 3}
-    assert await road.send_followup(3, "tok", {}) == {"n": 4}
+    assert await road.post_followup(3, "tok", {}) == {"n": 3}
+    assert await road.post_followup(3, "tok", {}) == {"n": 4}
 
 
 # -- defect 3: loose framing is refused, and the connection is not reused -----------------------------------
@@ -113,9 +113,9 @@ async def test_loose_framing_is_refused_with_a_printable_error(road: TokenHttp, 
                                                                 answer: str) -> None:
     await warmed(road, server, raw(answer))
     with pytest.raises(aiohttp.ClientResponseError) as caught:
-        await road.send_followup(3, "tok", {})
+        await road.post_followup(3, "tok", {})
     assert "400" in printable(caught.value)
-    assert await road.send_followup(3, "tok", {}) == {"n": 3}
+    assert await road.post_followup(3, "tok", {}) == {"n": 3}
     assert server.posted(FOLLOWUP) == 3
 
 
@@ -126,8 +126,8 @@ async def test_an_unknown_transfer_coding_reads_to_the_close_without_hanging(
     await warmed(road, server, raw(
         'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: notchunked\r\n\r\n{"n": 2}',
         close=True))
-    assert await asyncio.wait_for(road.send_followup(3, "tok", {}), 3) == {"n": 2}
-    assert await road.send_followup(3, "tok", {}) == {"n": 3}
+    assert await asyncio.wait_for(road.post_followup(3, "tok", {}), 3) == {"n": 2}
+    assert await road.post_followup(3, "tok", {}) == {"n": 3}
 
 
 async def test_no_answer_at_all_ends_at_the_time_limit(server: MisbehavingServer) -> None:
@@ -135,7 +135,7 @@ async def test_no_answer_at_all_ends_at_the_time_limit(server: MisbehavingServer
     try:
         server.script = deque([Answer(None, delay=2.0)])
         with pytest.raises(TimeoutError) as caught:
-            await asyncio.wait_for(http.send_followup(3, "tok", {}), 3)
+            await asyncio.wait_for(http.post_followup(3, "tok", {}), 3)
         assert printable(caught.value)
         assert server.posted(FOLLOWUP) == 1
     finally:
@@ -149,14 +149,14 @@ async def test_discords_refusals_raise_printable_errors_with_its_code(
         road: TokenHttp, server: MisbehavingServer, status: int, kind: type[discord.HTTPException]) -> None:
     server.script = deque([ok(b'{"code": 10062, "message": "Unknown interaction"}', f"{status} No")])
     with pytest.raises(kind) as caught:
-        await road.answer_press(9, "tok", {"type": 7, "data": {}})
+        await road.callback(9, "tok", {"type": 7, "data": {}})
     assert caught.value.code == 10062 and "Unknown interaction" in printable(caught.value)
 
 
 async def test_a_cut_answer_raises_a_printable_error(road: TokenHttp, server: MisbehavingServer) -> None:
     await warmed(road, server, raw("HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n{", close=True))
     with pytest.raises(aiohttp.ClientError) as caught:
-        await road.send_followup(3, "tok", {})
+        await road.post_followup(3, "tok", {})
     assert printable(caught.value)
 
 
@@ -164,10 +164,10 @@ async def test_a_cut_answer_raises_a_printable_error(road: TokenHttp, server: Mi
 async def test_two_edits_through_one_token_go_one_after_the_other(road: TokenHttp,
                                                                   server: MisbehavingServer) -> None:
     server.script = deque([Answer(ok(b"{}").raw, delay=0.2), ok(b"{}"), ok(b"{}")])
-    first = asyncio.create_task(road.edit_original(3, "tok", {"content": "first"}))
+    first = asyncio.create_task(road.patch_original(3, "tok", {"content": "first"}))
     await asyncio.sleep(0)
-    second = asyncio.create_task(road.edit_original(3, "tok", {"content": "second"}))
-    other = asyncio.create_task(road.edit_original(3, "other", {"content": "other token"}))
+    second = asyncio.create_task(road.patch_original(3, "tok", {"content": "second"}))
+    other = asyncio.create_task(road.patch_original(3, "other", {"content": "other token"}))
     await asyncio.gather(first, second, other)
     mine = [r.body for r in server.received if "/tok/" in r.target]
     assert mine == [b'{"content":"first"}', b'{"content":"second"}']
@@ -190,7 +190,7 @@ async def test_a_429_from_discord_is_waited_out_and_a_5xx_retried(road: TokenHtt
     monkeypatch.setattr(asyncio, "sleep", sleep)
     server.script = deque([ok(b'{"retry_after": 0.25, "global": false, "message": "slow"}', "429 Too Many",
                               headers="Via: 1.1 google\r\n"), ok(b"{}", "502 Bad Gateway")])
-    assert await road.send_followup(3, "tok", {"content": "x"}) == {"n": 3}
+    assert await road.post_followup(3, "tok", {"content": "x"}) == {"n": 3}
     assert waits == [0.25, 3]  # the adapter's schedule: 1 + 2 * attempt, the 429 counting as one
     assert server.posted(FOLLOWUP) == 3  # Discord refused twice: nothing was applied before the third
 
@@ -198,20 +198,20 @@ async def test_a_429_from_discord_is_waited_out_and_a_5xx_retried(road: TokenHtt
 async def test_a_spent_bucket_holds_the_next_request_on_that_token(road: TokenHttp, server: MisbehavingServer,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     server.script = deque([ok(b"{}", headers="X-RateLimit-Remaining: 0\r\nX-RateLimit-Reset-After: 0.2\r\n")])
-    await road.edit_original(3, "spent", {})
+    await road.patch_original(3, "spent", {})
     loop = asyncio.get_running_loop()
     began = loop.time()
-    await road.edit_original(3, "other", {})
+    await road.patch_original(3, "other", {})
     assert loop.time() - began < 0.15  # another token is not held
-    await road.edit_original(3, "spent", {})
+    await road.patch_original(3, "spent", {})
     assert loop.time() - began >= 0.15
 
 
 async def test_bodies_and_files_go_as_discord_expects(road: TokenHttp, server: MisbehavingServer) -> None:
-    answer: Any = await road.answer_press(9, "tok", {"type": 4, "data": {"content": "é"}}, answer=True)
+    answer: Any = await road.callback(9, "tok", {"type": 4, "data": {"content": "é"}}, answer=True)
     assert answer == {"n": 1}
-    await road.edit_followup(3, "tok", 77, {"content": "x"}, [("baloot-table.png", b"\x89PNG")])
-    await road.delete_followup(3, "tok", 77)
+    await road.patch_followup(3, "tok", 77, {"content": "x"}, [("baloot-table.png", b"\x89PNG")])
+    await road.delete_followup_message(3, "tok", 77)
     first, second, third = server.received
     assert (first.method, first.target) == ("POST", "/api/v10/interactions/9/tok/callback?with_response=1")
     assert first.body == '{"type":4,"data":{"content":"é"}}'.encode()
