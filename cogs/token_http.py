@@ -39,6 +39,7 @@ from typing import Any, Final, TypeAlias
 import aiohttp
 import discord
 import orjson
+from yarl import URL
 
 REQUEST_TIMEOUT: Final = 60.0
 """Seconds one request may take, connecting included (discord.py's would be 5 minutes)."""
@@ -73,6 +74,8 @@ class TokenHttp:
                  proxy_auth: aiohttp.BasicAuth | None = None, timeout: float = REQUEST_TIMEOUT,
                  limit: int = MAX_CONNECTIONS) -> None:
         self.base = base.rstrip("/")
+        self.root = URL(self.base)
+        self.prefix = self.root.raw_path.rstrip("/")
         self.user_agent = user_agent
         self.proxy = proxy
         self.proxy_auth = proxy_auth
@@ -120,7 +123,8 @@ class TokenHttp:
 
     async def _send(self, method: str, path: str, token: str, payload: dict[str, Any] | None,
                     params: dict[str, str] | None, answer: bool, files: Files) -> Any:
-        url = f"{self.base}{path}"
+        # the path is ours and plain (ids and a token): given to aiohttp as built, not parsed again
+        url = self.root.with_path(f"{self.prefix}{path}", encoded=True)
         raw = None if payload is None else orjson.dumps(payload)
         headers = _JSON if raw is not None and not files else None
         session = self._session()
