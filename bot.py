@@ -48,7 +48,7 @@ from baloot.tables.leases import ShardLeases
 from baloot.tables.reviews import ReviewService
 from baloot.tables.workers import review_pool, worker_pool
 from cogs import EXTENSIONS
-from cogs.buttons import DYNAMIC_ITEMS, apply_forwarded, dispatch_presses_directly
+from cogs.buttons import DYNAMIC_ITEMS, apply_forwarded, on_press
 from cogs.presentation.channel import process_budget
 from cogs.presentation.emojis import CARD_EMOJIS
 from cogs.presentation.presenter import Presenter
@@ -58,9 +58,8 @@ from cogs.replies import install_error_handler
 from cogs.settings import ConfigError, Settings, load_settings, require_shared_database
 from cogs.translator import CatalogTranslator, LocalizedCommandTree
 from cogs.transport import timings
-from cogs.transport.buckets import install_bucket_sweep
-from cogs.transport.pacing import Pacer, install_pacer, share
-from cogs.transport.wire import close_lean_http, install_lean_http
+from cogs.transport.pacing import Pacer, pacing_trace, share
+from cogs.transport.wire import close_token_http
 
 log = logging.getLogger("baloot.bot")
 
@@ -87,7 +86,11 @@ class BalootClient(_Client):
     runtime: Runtime
 
     def __init__(self, settings: Settings, **shards: Any) -> None:
+        # bot-token requests within this process's share of Discord's global limit, held back by
+        # a trace on discord.py's aiohttp session (its public ``http_trace`` option)
+        self.pacer = Pacer(settings.requests_per_second or share(settings.shard_ids, settings.shard_count))
         super().__init__(
+            http_trace=pacing_trace(self.pacer),
             command_prefix=commands.when_mentioned,
             intents=intents(),
             tree_cls=LocalizedCommandTree,
@@ -96,10 +99,6 @@ class BalootClient(_Client):
             **shards,
         )
         self.settings = settings
-        # bot-token requests within this process's share of Discord's global limit
-        self.pacer = install_pacer(self, Pacer(settings.requests_per_second
-                                               or share(settings.shard_ids, settings.shard_count)))
-        install_bucket_sweep(self)  # discord.py's rate-limit buckets swept at a constant cost per bucket
         self.storage: Storage | None = None
         self.service: TableService | None = None
         self.executor: ProcessPoolExecutor | None = None
@@ -107,8 +106,6 @@ class BalootClient(_Client):
 
     async def setup_hook(self) -> None:
         settings = self.settings
-        if settings.http_client == "lean":
-            install_lean_http(self)  # interaction answers, view edits and bot-token requests on a lean client
         self.storage = storage = await Storage.open(
             settings.database_url or settings.database_path, synchronous=settings.database_sync
         )
@@ -147,8 +144,8 @@ class BalootClient(_Client):
                 await self.load_extension(extension)
             except Exception:
                 log.exception("could not load %s; starting without it", extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
-        dispatch_presses_directly(self)  # no View rebuilt from the message per press
+        self.add_dynamic_items(*DYNAMIC_ITEMS)  # the table's, lobby's and result's buttons
+        self.add_listener(on_press, "on_interaction")  # the action buttons of private views (the hot path)
         if settings.sync_commands:
             guild = discord.Object(settings.dev_guild_id) if settings.dev_guild_id else None
             if guild is not None:
@@ -196,7 +193,7 @@ class BalootClient(_Client):
         if self.review_executor is not None:
             self.review_executor.shutdown(wait=False, cancel_futures=True)
         await super().close()
-        await close_lean_http(self)
+        await close_token_http(self)
         timings.write()  # BALOOT_PRESS_TIMINGS (scripts/bench_tables.py) only
         if self.storage is not None:
             await self.storage.close()

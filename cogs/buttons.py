@@ -10,10 +10,8 @@ The "My hand" button on the table message answers with a fresh ephemeral view.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
-from collections.abc import Coroutine
 from typing import Any, Final
 
 import discord
@@ -22,6 +20,7 @@ from baloot.render import (
     ACTION_ID_TEMPLATE,
     LOBBY_ID_TEMPLATE,
     RESULT_ID_TEMPLATE,
+    REVIEW_ID_TEMPLATE,
     TABLE_ID_TEMPLATE,
     ActionId,
     LobbyId,
@@ -36,7 +35,8 @@ from baloot.render import (
     render_text,
     table_info_from,
 )
-from baloot.render.custom_ids import PREFIX, CustomIdError
+from baloot.render.custom_ids import CustomIdError
+from baloot.render.stats import BOARD_ID_TEMPLATE
 from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableRestarting
 
 from .presentation.emojis import CARD_EMOJIS
@@ -44,7 +44,6 @@ from .presentation.private import Shown, with_seat_picture
 from .presentation.runtime import Runtime, runtime_of
 from .replies import (
     BadInput,
-    NotYourHand,
     SlowNotice,
     answered,
     in_time,
@@ -61,7 +60,7 @@ from .replies import (
 )
 from .review import ReviewButton
 from .transport.forward import forwarded_interaction, forwarded_payload
-from .transport.wire import defer_update
+from .transport.wire import defer_update, is_answered
 
 log = logging.getLogger("baloot.discord")
 
@@ -91,11 +90,10 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
         table_id = parse_id(action_id.table_id)
         mine = runtime.service.table_of_user(user_id)
         seat = mine.seat_of(user_id) if mine is not None and mine.id == table_id else None
-        if seat is not None and seat != action_id.seat:
-            raise NotYourHand()
-        viewer = runtime.private.begin(table_id, user_id, action_id.seat) if seat is not None else None
+        # another seat's button is refused by the service ("not your hand"), which knows the seats
+        viewer = runtime.private.begin(table_id, user_id, seat) if seat is not None and seat == action_id.seat else None
         if (mine is None and interaction.guild_id is None and runtime.service.forwarder is not None
-                and not interaction.response.is_done()):
+                and not is_answered(interaction)):
             # A DM press of someone not seated here: most likely at another process's table.
             # Acknowledge it first, so that finding the table in storage never holds its first response.
             await defer_update(interaction)
@@ -139,8 +137,7 @@ async def forward_press(runtime: Runtime, interaction: discord.Interaction, acti
     forwarder = runtime.service.forwarder
     if forwarder is None or interaction.guild_id is not None or elsewhere.guild_id is None:
         return False
-    if not interaction.response.is_done():
-        await defer_update(interaction)
+    await defer_update(interaction)  # nothing if already acknowledged
     table_id = parse_id(action_id.table_id)
     if not await forwarder.forward(table_id, elsewhere.guild_id, forwarded_payload(interaction)):
         await reply_error(interaction, TableRestarting())
@@ -333,154 +330,64 @@ class ResultButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RESU
         await show_result(interaction, parse_id(table_id), hand_no)
 
 
-DYNAMIC_ITEMS = (ActionButton, TableButton, LobbyButton, ResultButton, ReviewButton)
-"""What ``bot.py`` registers in ``setup_hook`` (``bot.add_dynamic_items``)."""
+DYNAMIC_ITEMS = (TableButton, LobbyButton, ResultButton, ReviewButton)
+"""What ``bot.py`` registers in ``setup_hook`` (``bot.add_dynamic_items``): discord.py's view store runs them
+(the item's ``interaction_check``, and only for an id on the pressed message). An action press, the hot
+path, is taken by :func:`on_press` instead (no ``View`` rebuilt from its message per press)."""
+
+_ACTION: Final = re.compile(ACTION_ID_TEMPLATE)
+_OURS: Final = tuple(re.compile(template) for template in
+                     (ACTION_ID_TEMPLATE, TABLE_ID_TEMPLATE, LOBBY_ID_TEMPLATE, RESULT_ID_TEMPLATE, BOARD_ID_TEMPLATE,
+                      REVIEW_ID_TEMPLATE))
+"""Every button id of this bot, matched whole as discord.py matches a ``DynamicItem``'s template."""
 
 
-_PRESSED_MESSAGE_KEYS: Final = ("id", "channel_id", "guild_id", "author", "content", "timestamp", "edited_timestamp",
-                                 "type", "flags", "webhook_id", "application_id", "tts", "pinned", "mention_everyone")
-"""What discord.py is given of the message one of our other buttons (lobby, "My hand", a result's details) was
-pressed on: its plain fields (Discord also sends its mentions, reactions and ``interaction_metadata`` with a user
-object, each parsed into objects nothing reads). An action press gets no ``Message`` at all
-(:func:`pressed_interaction`)."""
+def on_message(message: discord.Message | None, custom_id: str) -> bool:
+    """Whether a button with ``custom_id`` is on ``message`` (in its rows, or in a container's)."""
+    if message is None:
+        return False
+    stack: list[Any] = list(message.components)
+    while stack:
+        component = stack.pop()
+        if getattr(component, "custom_id", None) == custom_id:
+            return True
+        stack.extend(getattr(component, "children", ()))
+    return False
 
 
-def pressed_interaction(state: Any, data: Any, message: Any) -> discord.Interaction:
-    """The ``discord.Interaction`` of a press on an action button, without the objects nothing reads.
+async def refuse_unknown(custom_id: str) -> None:
+    """A press on a component that is none of the bot's (a retired version's button, a forged id), or an
+    action id that is not on the message it was pressed on."""
+    raise BadInput(f"no button of this bot has the id {custom_id[:100]!r} here")
 
-    discord.py would build the pressed message into a ``Message`` (its author,
-    timestamps, flags and some twenty more fields) and, in a DM, the channel
-    into a ``DMChannel`` with its recipients. A press reads only the message's
-    id and channel (:mod:`.private`, :mod:`.forward`), so they are given as a
-    ``PartialMessage`` on the channel (a ``PartialMessageable`` in a DM; a server
-    channel is resolved by discord.py as before).
+
+async def on_press(interaction: discord.Interaction) -> None:
+    """The ``on_interaction`` listener (``bot.py`` adds it): a press on an action button of a private view.
+
+    discord.py dispatches every interaction to its listeners after its own
+    dispatch (presses arrive through discord.py's public dispatch).
+    An action button (nearly every interaction) is no registered
+    ``DynamicItem``, so discord.py does not rebuild the pressed message as a
+    ``View`` to find it (bot CPU per press); it runs here, if the id
+    is on the pressed message (what discord.py's view store checks), as
+    :meth:`ActionButton.callback` would. A press on a component no item of
+    this bot takes - which discord.py would drop unanswered, and Discord then
+    shows "This interaction failed" - gets the private "not a valid action"
+    (:class:`~.replies.BadInput`): an id none of the bot's templates takes,
+    or one that is not on the message it was pressed on (discord.py's view
+    store drops those). The other buttons are discord.py's
+    (:data:`DYNAMIC_ITEMS`, and the leaderboard's in :mod:`.stats`).
     """
-    channel = data.get("channel") or {}
-    dm = channel.get("type") == discord.ChannelType.private.value and "id" in channel
-    interaction: discord.Interaction = discord.Interaction(
-        data={key: value for key, value in data.items()  # type: ignore[arg-type]
-              if key != "message" and not (dm and key == "channel")},
-        state=state)
-    client = state._get_client()
-    if dm:
-        interaction.channel = client.get_partial_messageable(int(channel["id"]), type=discord.ChannelType.private)
-    try:
-        pressed = discord.PartialMessage(channel=interaction.channel, id=int(message["id"]))  # type: ignore[arg-type]
-    except (TypeError, AttributeError):  # no channel, or one a message cannot be in: the id it was sent in
-        where = client.get_partial_messageable(int(message.get("channel_id") or channel.get("id") or 0),
-                                               guild_id=interaction.guild_id)
-        pressed = discord.PartialMessage(channel=where, id=int(message["id"]))
-    interaction.message = pressed  # type: ignore[assignment]
-    return interaction
-
-
-async def _refuse_unknown(custom_id: str) -> None:
-    """A press on a component that is none of the bot's (a retired version's button, a forged id)."""
-    raise BadInput(f"no button of this bot has the id {custom_id[:100]!r}")
-
-
-def claimed(store: Any, data: Any, custom_id: str, message: Any) -> bool:
-    """Whether discord.py's view store will run something for this component press: a registered
-    ``DynamicItem`` whose template matches the whole id, or an item of a stored view (of the pressed
-    message, or a persistent one). Otherwise discord.py drops the press without an answer
-    (``ViewStore.dispatch_view`` at the pinned version), and Discord shows "This interaction failed"."""
-    if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items):
-        return True
-    key = (data.get("data", {}).get("component_type"), custom_id)
-    try:
-        message_id: int | None = int(message["id"])
-    except (KeyError, TypeError, ValueError):
-        message_id = None
-    views = store._views
-    return key in views.get(message_id, {}) or key in views.get(None, {})
-
-
-def dispatch_presses_directly(client: discord.Client) -> None:
-    """Run a press on one of our buttons without rebuilding its message as a discord.py ``View``.
-
-    A press on an action button (the hot path, nearly every interaction) is
-    taken from the gateway's ``INTERACTION_CREATE`` before discord.py's view
-    store: its ``Interaction`` is built by :func:`pressed_interaction` and its
-    answer (:func:`press_id` inside :func:`answered`, exactly what the item's
-    callback would run) is a task of its own, as discord.py would make it,
-    with the same logging of a failure. The ``interaction`` event is still
-    dispatched. No ``DynamicItem``, ``Button`` or ``View`` is built for it.
-
-    Our other buttons (lobby, "My hand", a result's details) go through the
-    view store, minus one step (``ViewStore.schedule_dynamic_item_call``,
-    discord.py's internal API at the version pinned in ``requirements.txt``):
-    discord.py first turns the whole message's components into a ``View`` of
-    ``Button``s (``View.from_message``) only to find the pressed one, which our
-    items never read: they are rebuilt from the ``custom_id`` alone. For the
-    same reason the pressed message is handed to discord.py without its embeds
-    and buttons. Other dynamic items keep discord.py's path. A press that no
-    item would take (:func:`claimed`: a retired version's button, a tampered
-    id), which discord.py would drop unanswered, gets the private "not a valid
-    action" (:class:`~.replies.BadInput`). Checked end to end by every
-    ``tests/test_bot_*`` press, ``tests/bot/test_bot_faults.py`` and
-    ``tests/cogs/test_buttons_dispatch.py``.
-    """
-    store = client._connection._view_store
-    original = store.schedule_dynamic_item_call
-
-    async def schedule(component_type: int, factory: type[discord.ui.DynamicItem[Any]],
-                       interaction: discord.Interaction, custom_id: str, match: re.Match[str]) -> None:
-        if factory not in DYNAMIC_ITEMS or interaction.message is None:
-            await original(component_type, factory, interaction, custom_id, match)
-            return
-        try:
-            pressed = discord.ui.Button[Any](custom_id=custom_id)  # what the item is made from (unused by ours)
-            item = await factory.from_custom_id(interaction, pressed, match)
-        except Exception:
-            log.exception("Ignoring exception in dynamic item creation for %r", factory)
-            return
-        try:
-            await item.callback(interaction)
-        except Exception:
-            log.exception("Ignoring exception in dynamic item callback for %r", item)
-
-    store.schedule_dynamic_item_call = schedule  # type: ignore[method-assign]
-
-    state = client._connection
-    parse = state.parsers["INTERACTION_CREATE"]
-    ours = f"{PREFIX}:"
-    action = re.compile(ACTION_ID_TEMPLATE)  # ActionButton's template, matched as discord.py matches it (whole)
-    running: set[asyncio.Task[None]] = set()
-
-    async def run(interaction: discord.Interaction, custom_id: str) -> None:
-        try:
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: Any = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    if any(pattern.fullmatch(custom_id) for pattern in _OURS) and on_message(interaction.message, custom_id):
+        if _ACTION.fullmatch(custom_id) is not None:
             await answered(interaction, press_id(interaction, custom_id))
-        except Exception:
-            log.exception("Ignoring exception in dynamic item callback for %r", ActionButton)
-
-    async def refuse(interaction: discord.Interaction, custom_id: str) -> None:
-        log.debug("a press on a component no item takes (%r) is refused", custom_id[:100])
-        await answered(interaction, _refuse_unknown(custom_id))
-
-    def spawn(work: Coroutine[Any, Any, None], interaction: discord.Interaction) -> None:
-        task = asyncio.create_task(work, name="baloot-press")
-        running.add(task)
-        task.add_done_callback(running.discard)
-        state.dispatch("interaction", interaction)
-
-    def parse_interaction_create(data: Any) -> None:
-        message: Any = data.get("message") if data.get("type") == 3 else None
-        if not message:
-            parse(data)
-            return
-        custom_id = str(data.get("data", {}).get("custom_id", ""))
-        ours_id = custom_id.startswith(ours)
-        if ours_id and action.fullmatch(custom_id) is not None:
-            spawn(run(interaction := pressed_interaction(state, data, message), custom_id), interaction)
-        elif not claimed(store, data, custom_id, message):  # discord.py would drop it: Discord says "failed"
-            spawn(refuse(interaction := pressed_interaction(state, data, message), custom_id), interaction)
-        elif not ours_id:
-            parse(data)
-        else:  # the pressed message's plain fields: discord.py parses them into a ``Message`` nothing else reads
-            kept = {key: message[key] for key in _PRESSED_MESSAGE_KEYS if key in message}
-            parse({**data, "message": {**kept, "embeds": [], "components": [], "attachments": []}})
-
-    state.parsers["INTERACTION_CREATE"] = parse_interaction_create
+        return  # else a registered DynamicItem: discord.py runs it
+    log.debug("a press on a component no item takes here (%r) is refused", custom_id[:100])
+    await answered(interaction, refuse_unknown(custom_id))
 
 
 async def apply_forwarded(client: discord.Client, payload: dict[str, Any]) -> None:

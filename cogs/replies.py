@@ -36,10 +36,18 @@ from baloot.render.messages import render_left
 from baloot.render.text import display_name, seat_name
 from baloot.tables import StorageUnavailable, TableInfo
 
-from .presentation.runtime import Runtime, runtime_of
+from .presentation.runtime import Runtime, maybe_runtime
 from .refusals import pointed_refusal
-from .transport.payloads import message_args, send_args
-from .transport.wire import ResponseToken, answer_message, answer_update, defer_update, delete_followup, edit_followup
+from .transport.wire import (
+    ResponseToken,
+    answer_message,
+    answer_update,
+    defer_update,
+    delete_followup,
+    edit_followup,
+    is_answered,
+    send_followup,
+)
 
 log = logging.getLogger("baloot.discord")
 T = TypeVar("T")
@@ -52,12 +60,6 @@ SLOW_AFTER: Final = 4.0
 
 ID_MAX: Final = 2**63 - 1
 """The largest id storage holds (a signed 64-bit integer, as SQLite and PostgreSQL's bigint)."""
-
-
-class NotYourHand(BalootError):
-    """A press on a button of another seat's hand."""
-
-    catalog_key = "error.not_your_hand"
 
 
 class BadInput(BalootError):
@@ -92,9 +94,9 @@ def user_locale(interaction: discord.Interaction) -> str:
     ``/baloot language`` (scope "me"), else their table's (or this channel's table's, or its
     server's setting), else their Discord app's. Their Discord locale is remembered for their DMs."""
     locale = resolve_locale(interaction.locale)
-    if not isinstance(getattr(interaction.client, "runtime", None), Runtime):
+    runtime = maybe_runtime(interaction.client)
+    if runtime is None:
         return locale
-    runtime = runtime_of(interaction.client)
     user_id = interaction.user.id
     runtime.private.locales[user_id] = locale
     table = runtime.service.table_of_user(user_id)
@@ -110,8 +112,8 @@ def user_locale(interaction: discord.Interaction) -> str:
 
 async def remember_name(interaction: discord.Interaction, user: discord.abc.User | None = None) -> None:
     """Store a user's current display name for leaderboards and stats; never fails."""
-    runtime = getattr(interaction.client, "runtime", None)
-    if not isinstance(runtime, Runtime):
+    runtime = maybe_runtime(interaction.client)
+    if runtime is None:
         return
     who = user or interaction.user
     try:
@@ -139,7 +141,7 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
 
     def too_long() -> None:  # a timer on the loop: the work is awaited in this task, not a task of its own
         nonlocal deferral
-        if not interaction.response.is_done():
+        if not is_answered(interaction):
             deferral = asyncio.ensure_future(
                 defer_update(interaction) if update else interaction.response.defer(ephemeral=ephemeral, thinking=True))
 
@@ -190,7 +192,7 @@ class SlowNotice:
                 await deferral
         except Exception:  # in_time raises the deferral's failure as the press's own
             return
-        if not self.interaction.response.is_done():
+        if not is_answered(self.interaction):  # acknowledged here or by discord.py (wire.is_answered)
             return
         try:
             self.message_id = await reply(self.interaction, render_text("notice.move_delayed", self.locale),
@@ -250,15 +252,9 @@ class SlowNotice:
 
 async def reply(interaction: discord.Interaction, payload: Payload, *, ephemeral: bool) -> int | None:
     """Send ``payload`` as the response (or a followup if deferred); returns the message id."""
-    if not interaction.response.is_done():
+    if not is_answered(interaction):
         return await answer_message(interaction, payload, ephemeral=ephemeral)
-    args = send_args(payload)
-    sent = await interaction.followup.send(
-        content=args["content"], embeds=args["embeds"], view=args["view"],
-        allowed_mentions=args["allowed_mentions"], ephemeral=ephemeral, wait=True,
-        files=args.get("files", discord.utils.MISSING),
-    )
-    return int(sent.id)
+    return await send_followup(interaction.client, ResponseToken.of(interaction), payload, ephemeral=ephemeral)
 
 
 async def update(interaction: discord.Interaction, payload: Payload) -> None:
@@ -271,10 +267,10 @@ def _context(interaction: discord.Interaction) -> tuple[str, int, str]:
     data: Any = interaction.data or {}
     component = str(data.get("custom_id") or "/" + str(data.get("name") or "?"))[:100]
     table = "-"
-    runtime = getattr(interaction.client, "runtime", None)
+    runtime = maybe_runtime(interaction.client)
     if runtime is not None:
         try:
-            table = str(runtime_of(interaction.client).service.table_info(interaction.channel_id or 0).id)
+            table = str(runtime.service.table_info(interaction.channel_id or 0).id)
         except Exception:
             table = "-"
     return table, interaction.user.id, component
@@ -319,8 +315,8 @@ async def reply_error(interaction: discord.Interaction, exc: BaseException) -> N
 
 def carry(interaction: discord.Interaction) -> None:
     """An answered interaction in a channel may carry the table's next message there (:mod:`.carrier`)."""
-    runtime = getattr(interaction.client, "runtime", None)
-    if isinstance(runtime, Runtime):
+    runtime = maybe_runtime(interaction.client)
+    if runtime is not None:
         runtime.carriers.offer(interaction)
 
 
@@ -359,12 +355,12 @@ def install_error_handler(tree: app_commands.CommandTree[Any]) -> None:
 
 async def tell_dms_closed(interaction: discord.Interaction) -> None:
     """Once after a player's DMs were found closed: say so privately, with what to do instead."""
-    runtime = getattr(interaction.client, "runtime", None)
-    if runtime is None or not runtime_of(interaction.client).private.take_dm_notice(interaction.user.id):
+    runtime = maybe_runtime(interaction.client)
+    if runtime is None or not runtime.private.take_dm_notice(interaction.user.id):
         return
     payload = render_text("notice.dms_closed", user_locale(interaction))
     try:
-        await interaction.followup.send(**message_args(payload), ephemeral=True)
+        await reply(interaction, payload, ephemeral=True)
     except discord.HTTPException:
         log.exception("could not tell user %s that their DMs are closed", interaction.user.id)
 

@@ -24,7 +24,7 @@ from baloot.tables.reviews import ReviewedHand, ReviewService
 
 from .presentation.runtime import runtime_of
 from .replies import BadInput, answered, parse_id, reply, user_locale
-from .transport.wire import ResponseToken, answer_update, edit_response
+from .transport.wire import ResponseToken, answer_update, edit_response, is_answered
 
 
 def review_service(interaction: discord.Interaction) -> ReviewService:
@@ -44,7 +44,7 @@ class _Answer:
         self.token = ResponseToken.of(interaction)
 
     async def send(self, payload: Payload) -> None:
-        if self.interaction.response.is_done():
+        if is_answered(self.interaction):
             await edit_response(self.interaction.client, self.token, payload)
         elif self.in_place:
             await answer_update(self.interaction, payload)

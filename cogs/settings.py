@@ -36,7 +36,6 @@ class Settings:
     shard_count: int | None = None  # SHARD_COUNT: None runs one unsharded process
     shard_ids: tuple[int, ...] = ()  # SHARD_IDS: the shards this process holds (all, when only the count is set)
     sync_commands: bool = True  # SYNC_COMMANDS: default, only the process holding shard 0 syncs
-    http_client: str = "lean"  # HTTP_CLIENT: "lean" (plain JSON requests on cogs.transport.lean_http) or "aiohttp"
     card_colors: int = 2  # CARD_COLORS: 2 (red and black) or 4 (diamonds blue, clubs green) card emojis
     review_samples: int = 128  # REVIEW_SAMPLES: sampled deals per judged decision of a game review
     review_auto: bool = True  # REVIEW_AUTO: review finished matches in the background (0: off)
@@ -59,7 +58,7 @@ class Settings:
             f"turn_seconds={self.turn_seconds}, bot_delay_seconds={self.bot_delay_seconds}, "
             f"ai_workers={self.ai_workers}, log_level={self.log_level!r}, table_pictures={self.table_pictures!r}, "
             f"shard_count={self.shard_count}, shard_ids={list(self.shard_ids)}, sync_commands={self.sync_commands}, "
-            f"http_client={self.http_client!r}, card_colors={self.card_colors}, review_samples={self.review_samples}, "
+            f"card_colors={self.card_colors}, review_samples={self.review_samples}, "
             f"review_auto={self.review_auto}, review_workers={self.review_workers})"
         )
 
@@ -179,19 +178,6 @@ def _sync_commands(env: Mapping[str, str], shard_ids: tuple[int, ...], sharded: 
     return not sharded or 0 in shard_ids
 
 
-HTTP_CLIENTS = ("lean", "aiohttp")
-
-
-def _http_client(env: Mapping[str, str]) -> str:
-    """``HTTP_CLIENT``: ``lean`` (default) sends interaction answers, view edits and the
-    bot-token requests through :mod:`cogs.transport.lean_http`; ``aiohttp`` sends everything through discord.py's
-    own client."""
-    raw = env.get("HTTP_CLIENT", "").strip().lower() or "lean"
-    if raw not in HTTP_CLIENTS:
-        raise ConfigError("HTTP_CLIENT must be lean or aiohttp")
-    return raw
-
-
 def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Settings:
     """Read the settings from ``env`` (default: the process environment)."""
     env = os.environ if env is None else env
@@ -243,7 +229,6 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         shard_count=shard_count,
         shard_ids=shard_ids,
         sync_commands=_sync_commands(env, shard_ids, shard_count is not None),
-        http_client=_http_client(env),
         card_colors=_card_colors(env),
         review_samples=_int(env, "REVIEW_SAMPLES", 128, 1, 2048),
         review_auto=_review_auto(env),

@@ -46,6 +46,7 @@ from cogs.translator import cmd_str
 from .presentation.runtime import runtime_of
 from .replies import answered, check_choice, check_id, in_time, remember_name, reply, update, user_locale
 from .transport.payloads import message_args
+from .transport.wire import is_answered
 
 log = logging.getLogger("baloot.discord.stats")
 
@@ -147,7 +148,7 @@ async def record(interaction: discord.Interaction, match: app_commands.Range[int
                          ephemeral=ephemeral)
     args = message_args(render_record(match, await asker_language(interaction)))
     file = discord.File(io.BytesIO(text.encode("utf-8")), filename=record_filename(match))
-    if not interaction.response.is_done():
+    if not is_answered(interaction):
         await interaction.response.send_message(content=args["content"], file=file, ephemeral=ephemeral,
                                                 allowed_mentions=args["allowed_mentions"])
     else:

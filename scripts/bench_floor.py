@@ -13,7 +13,7 @@ that is traffic the product must make for every press, whatever the code around 
   with the whole message.
 
 This script does exactly that and nothing else, with the bot's own parts: uvloop, aiohttp's
-websocket client, orjson, aiosqlite, and the lean HTTP client (:class:`cogs.transport.lean_http.LeanSession`);
+websocket client, orjson, aiosqlite, and the interaction-token road (:class:`cogs.transport.token_http.TokenHttp`);
 bodies are a real private view (``render_hand``) as ``cogs.transport.wire.message_json`` sends it. A server
 process (not measured) plays Discord: it sends presses at ``--rate`` per second (200 tables with a
 1.5 s think time make about 130) and answers the requests. The client's CPU (all its threads, user
@@ -49,7 +49,7 @@ from baloot.engine.rules import Rules
 from baloot.engine.view import seat_view
 from baloot.render.hand_view import render_hand
 from baloot.render.model import TableInfo
-from cogs.transport.lean_http import LeanSession
+from cogs.transport.token_http import TokenHttp
 from cogs.transport.wire import message_json
 
 
@@ -124,7 +124,7 @@ def serve(port: multiprocessing.Queue, presses: int, rate: float) -> None:  # ty
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)
         await site.start()
-        port.put(site._server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
+        port.put(runner.addresses[0][1])
         await asyncio.Event().wait()
 
     uvloop.run(main())
@@ -141,12 +141,9 @@ async def client(port: int, presses: int, sync: str, folder: str, requests: int)
                      "at REAL, PRIMARY KEY (table_id, hand_no, seq))")
     lock = asyncio.Lock()
     async with aiohttp.ClientSession() as fallback:
-        session = LeanSession(fallback, base, "DiscordBot (floor, 1)")
+        session = TokenHttp(f"{base}/api/v10", "DiscordBot (floor, 1)")
         inflight: set[asyncio.Task[None]] = set()
         done = 0
-
-        async def send(method: str, path: str, body: dict[str, Any]) -> None:
-            await session.send(method, base + path, path, orjson.dumps(body), {"Content-Type": "application/json"})
 
         async def press(data: dict[str, Any], n: int) -> None:
             nonlocal done
@@ -155,10 +152,10 @@ async def client(port: int, presses: int, sync: str, folder: str, requests: int)
                     await db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
                                      (n % 200, 0, n, data["data"]["custom_id"], time.time()))
             view = views[n % len(views)]
-            calls = [send("POST", f"/api/v10/interactions/{data['id']}/{data['token']}/callback",
-                          {"type": 7, "data": view})] if requests else []
-            calls += [send("PATCH", f"/api/v10/webhooks/123456789012345678/{data['token']}{k}/messages/@original",
-                           view) for k in range(requests - 1)]
+            calls = [session.callback(int(data["id"]), data["token"], {"type": 7, "data": view})
+                     ] if requests else []
+            calls += [session.patch_original(123456789012345678, f"{data['token']}{k}", view)
+                      for k in range(requests - 1)]
             await asyncio.gather(*calls)
             done += 1
 

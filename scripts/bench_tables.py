@@ -636,9 +636,6 @@ async def run_one(n: int, args: argparse.Namespace) -> dict[str, Any]:
                 figures["bot_log_errors"] += [line for line in bot.output.splitlines()
                                               if " ERROR " in line or "Traceback" in line][:10]
                 await bot.stop(grace=5.0)
-                for line in bot.output.splitlines():
-                    if "lean HTTP client:" in line:  # cogs/transport/lean_http.py: its requests and connections
-                        print(f"N={n}: {line.split(' baloot.discord: ', 1)[-1]}")
             bot_side = bench.bot_side_presses()
             figures["bot_side_p50_ms"] = 1000 * percentile(bot_side, 0.50)
             figures["bot_side_p99_ms"] = 1000 * percentile(bot_side, 0.99)

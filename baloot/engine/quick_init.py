@@ -24,6 +24,7 @@ their classes are native, and mypyc refuses a replaced ``__init__``.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import types
 from typing import Any, Final, TypeVar
 
@@ -54,8 +55,10 @@ def quick_init(cls: type[T]) -> type[T]:
     if params is None or not params.frozen or not params.init or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__qualname__} is not a frozen, slotted dataclass with a generated __init__")
     declared = cls.__dict__["__dataclass_fields__"]
-    if any(f._field_type is dataclasses._FIELD_INITVAR for f in declared.values()):  # type: ignore[attr-defined]
-        raise TypeError(f"{cls.__qualname__} has an InitVar")
+    annotations = inspect.get_annotations(cls)
+    fields_now = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    if any(name not in fields_now and "InitVar" in str(annotations.get(name, "")) for name in declared):
+        raise TypeError(f"{cls.__qualname__} has an InitVar")  # declared, not a field, annotated InitVar
     namespace: dict[str, Any] = {"_MISSING": dataclasses.MISSING}
     positional: list[str] = []
     keyword: list[str] = []

@@ -15,7 +15,7 @@ from .pings import TurnPings
 from .private import PrivateHands
 from .shared import Languages, Shared
 
-__all__ = ["Languages", "Runtime", "runtime_of"]
+__all__ = ["Languages", "Runtime", "maybe_runtime", "runtime_of"]
 
 
 @dataclass
@@ -35,7 +35,13 @@ class Runtime(Shared):
 
 def runtime_of(client: discord.Client) -> Runtime:
     """The runtime ``bot.py`` attached to the client."""
-    runtime = getattr(client, "runtime", None)
-    if not isinstance(runtime, Runtime):
+    runtime = maybe_runtime(client)
+    if runtime is None:
         raise RuntimeError("the Baloot runtime is not set up")
     return runtime
+
+
+def maybe_runtime(client: discord.Client) -> Runtime | None:
+    """The runtime ``bot.py`` attached to the client, or None before it is set up (or in a bare client)."""
+    runtime = getattr(client, "runtime", None)
+    return runtime if isinstance(runtime, Runtime) else None

@@ -33,7 +33,7 @@ from discord.enums import InteractionResponseType
 
 from baloot.render import Payload
 
-from .wire import ResponseToken, delete_followup, edit_followup, send_followup
+from .wire import ResponseToken, delete_followup, edit_followup, response_type, send_followup
 
 CARRIER_AGE: Final = 5 * 60.0
 """Seconds an interaction may be old to carry a new table message (leaving 9 minutes of edits)."""
@@ -59,9 +59,8 @@ class Carriers:
 
     def offer(self, interaction: discord.Interaction) -> None:
         """An interaction was answered: it may carry its channel's next table message."""
-        response_type = interaction.response.type
-        if (interaction.guild_id is None or interaction.channel_id is None or response_type is None
-                or response_type.value not in ANSWERED):
+        if (interaction.guild_id is None or interaction.channel_id is None
+                or response_type(interaction) not in ANSWERED):
             return
         self.by_channel[interaction.channel_id] = ResponseToken.of(interaction)
         self._offers += 1

@@ -3,7 +3,7 @@
 The process that received the press sends :func:`forwarded_payload` (the
 interaction's id, application id and token, user, locale, channel, message id
 and the button's custom id: what ``discord.Interaction`` needs, not the whole
-message). The holder rebuilds a ``discord.Interaction`` from it, marked as
+message). The holder rebuilds the press from it (:class:`ForwardedPress`), marked as
 already acknowledged (the receiver deferred it), and runs the same code as a
 local press (:func:`cogs.buttons.press`): the same checks and refusals, the
 view updated through the token (edits and followups, never a second callback).
@@ -12,10 +12,10 @@ view updated through the token (edits and followups, never a second callback).
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, cast
 
 import discord
-from discord.enums import InteractionResponseType
+from discord.enums import InteractionResponseType, try_enum
 
 log = logging.getLogger("baloot.discord")
 
@@ -53,10 +53,63 @@ def forwarded_payload(interaction: discord.Interaction) -> dict[str, Any]:
     return payload
 
 
+class _Who:
+    """The presser, as far as a press reads them (their id and names)."""
+
+    __slots__ = ("discriminator", "display_name", "global_name", "id", "name")
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.id = int(data["id"])
+        self.name = str(data.get("username") or "")
+        self.discriminator = str(data.get("discriminator") or "0")
+        self.global_name = data.get("global_name")
+        self.display_name = str(self.global_name or self.name)
+
+
+class _Acknowledged:
+    """``interaction.response`` of a press the receiving process already acknowledged (a deferred update)."""
+
+    __slots__ = ()
+    type = InteractionResponseType.deferred_message_update
+
+    def is_done(self) -> bool:
+        return True
+
+
+class ForwardedPress:
+    """A press another process received and forwarded, with what a press reads of a
+    ``discord.Interaction``: ids, token, user, locale, channel, the pressed message's id, the component.
+
+    discord.py builds an ``Interaction`` only from its gateway state, which has no public constructor
+    (no private attribute read), so the press is handed to :func:`cogs.buttons.press` as this
+    stand-in; everything it answers goes through the token (:mod:`.wire`), never discord.py's response.
+    """
+
+    __slots__ = ("application_id", "channel", "channel_id", "client", "data", "guild", "guild_id", "id", "locale",
+                 "message", "permissions", "response", "token", "type", "user")
+
+    def __init__(self, client: discord.Client, payload: dict[str, Any]) -> None:
+        self.client = client
+        self.id = int(payload["id"])
+        self.application_id = int(payload["application_id"])
+        self.token = str(payload["token"])
+        self.type = discord.InteractionType.component
+        self.locale = try_enum(discord.Locale, payload.get("locale") or "en-US")  # Arabic has no member
+        self.user = _Who(payload["user"])
+        self.data = payload.get("data") or {}
+        self.guild = None
+        self.guild_id = None  # a DM press: only those are forwarded
+        self.permissions = discord.Permissions.none()
+        channel_id = payload.get("channel_id")
+        self.channel_id = int(channel_id) if channel_id is not None else None
+        self.channel = None if self.channel_id is None else client.get_partial_messageable(
+            self.channel_id, type=discord.ChannelType.private)
+        message = payload.get("message")
+        self.message = None if not message or self.channel is None else self.channel.get_partial_message(
+            int(message["id"]))
+        self.response = _Acknowledged()
+
+
 def forwarded_interaction(client: discord.Client, payload: dict[str, Any]) -> discord.Interaction:
-    """The press as a ``discord.Interaction`` of this process, already acknowledged (a deferred update)."""
-    interaction: discord.Interaction = discord.Interaction(
-        data=payload, state=client._connection  # type: ignore[arg-type]
-    )
-    interaction.response._response_type = InteractionResponseType.deferred_message_update
-    return interaction
+    """The press as this process answers it (through its token), already acknowledged (a deferred update)."""
+    return cast(discord.Interaction, ForwardedPress(client, payload))

@@ -12,7 +12,10 @@ then lost until the next change.
 limit in every sliding second (FIFO, by reservation), so the 429 never comes:
 a burst waits its turn instead. A process holding ``k`` of ``n`` shards takes
 ``k/n`` of the limit (each process's share follows its shards), less
-a safety margin for clock and network jitter.
+a safety margin for clock and network jitter. The requests are held back
+where aiohttp lets a program see them, a trace (:func:`pacing_trace`, given to
+discord.py as ``http_trace``), so every bot-token request of discord.py is
+paced, its own included, without replacing anything of discord.py.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ import contextvars
 import heapq
 import itertools
 import math
-from collections.abc import Callable, Coroutine, Iterator
-from typing import Any, Final
+from collections.abc import Callable, Iterator
+from types import SimpleNamespace
+from typing import Final
 
+import aiohttp
 import discord
 
 GLOBAL_LIMIT: Final = 50
@@ -138,24 +143,37 @@ class Pacer:
                 waiter.set_result(None)
 
 
-Request = Callable[..., Coroutine[Any, Any, Any]]
+def counted(url: str, base: str = discord.http.Route.BASE) -> bool:
+    """Whether a request to ``url`` counts in the global limit: one to Discord's API with the bot token,
+    not through an interaction's token (``/interactions/...``, ``/webhooks/{app}/{token}...``)."""
+    if not url.startswith(base):
+        return False
+    path = url[len(base):]
+    return not path.startswith(("/interactions/", "/webhooks/"))
 
 
-def install_pacer(client: discord.Client, pacer: Pacer) -> Pacer:
-    """Route every bot-token request of ``client`` (``client.http.request``) through ``pacer``.
+def pacing_trace(pacer: Pacer, base: str = discord.http.Route.BASE) -> aiohttp.TraceConfig:
+    """An ``aiohttp.TraceConfig`` that holds every bot-token request back until ``pacer`` lets it go.
 
-    Interaction responses go through discord.py's webhook adapter, not this
-    method, so they are never held back (Discord does not count them either).
+    discord.py gives it to its session (``discord.Client(http_trace=...)``, ``bot.py``): aiohttp awaits
+    ``on_request_start`` before it sends a request, and reports its end (answered or failed) to
+    ``on_request_end`` / ``on_request_exception``, where the slot's window starts. Interaction-token
+    requests (discord.py's or :mod:`.token_http`'s) are not held back: Discord does not count them.
     """
-    http = client.http
-    request: Request = http.request
+    trace = aiohttp.TraceConfig()
 
-    async def paced(route: Any, **kwargs: Any) -> Any:
-        await pacer.wait()
-        try:
-            return await request(route, **kwargs)
-        finally:
+    async def start(session: aiohttp.ClientSession, context: SimpleNamespace,
+                    params: aiohttp.TraceRequestStartParams) -> None:
+        if counted(str(params.url), base):
+            await pacer.wait()
+            context.baloot_paced = True
+
+    async def end(session: aiohttp.ClientSession, context: SimpleNamespace, params: object) -> None:
+        if getattr(context, "baloot_paced", False):
+            context.baloot_paced = False
             pacer.done()
 
-    setattr(http, "request", paced)  # noqa: B010 - an instance attribute shadows the method
-    return pacer
+    trace.on_request_start.append(start)
+    trace.on_request_end.append(end)
+    trace.on_request_exception.append(end)
+    return trace

@@ -1,183 +1,226 @@
-"""The hot interaction-token requests, sent on the lean client directly (bot CPU per press).
+"""Discord's interaction-token endpoints on an aiohttp session of the bot's own (public API only).
 
 A press's answer (``POST /interactions/{id}/{token}/callback``) and a private
 view's refresh (``PATCH /webhooks/{app}/{token}/messages/@original``) are
 about 3.5 requests per interaction; a reply (the same callback, type 4) and the
-followups of the channel's table message and turn pings go the same way. discord.py's webhook adapter would build a
-``Route``, a lock per token, two log records and a parsed copy of Discord's
-answer for each; here they are plain JSON requests on
-:class:`~.lean_http.LeanSession`, with the adapter's handling of what Discord
-answers kept as it is (``discord.webhook.async_.AsyncWebhookAdapter.request``
-at the pinned version):
+followups that carry the channel's table message (:mod:`.carrier`) go the same
+way. They are plain calls of Discord's documented HTTP API, not counted in the
+global rate limit, so they need neither discord.py's ``HTTPClient`` (its
+buckets and global lock) nor its webhook adapter (a ``Route``, two log
+records and a parsed copy of every answer). :class:`TokenHttp` sends them on
+an ``aiohttp.ClientSession`` used as its authors intend - framing, parsing
+(llhttp), keep-alive, compression and time limits are aiohttp's - and keeps
+what discord.py's webhook adapter does with Discord's answers:
 
+- requests through one token are sent one after the other, in the order
+  they were made (the adapter's lock per token): two edits of one private
+  view land in order;
 - a 429 from Discord (it carries ``Via``) is waited out (``retry_after``) and
   the request sent again; one without ``Via`` (Cloudflare's) raises;
 - a 5xx is tried again after 1, 3, 5, 7 seconds, then raises
-  ``DiscordServerError``; a reset connection (errno 54/10054) likewise;
-- 403 raises ``Forbidden``, 404 ``NotFound``, anything else ``HTTPException``
-  (with Discord's code and message);
+  ``DiscordServerError`` (Discord answered: nothing was applied);
+- 403 raises ``Forbidden``, 404 ``NotFound``, anything else ``HTTPException``;
 - an answer saying the token's bucket is spent (``X-RateLimit-Remaining: 0``)
   holds the next request on that token until the bucket resets.
 
-The answer's body is parsed only when it is an error, or when the caller needs the
-message it made (a reply's id, a followup's). A body with files (the table's
-picture) goes as the multipart form discord.py's builders make for it
-(:func:`multipart`: ``payload_json``, then ``files[n]``), built here as bytes
-instead of through ``discord.File`` objects and aiohttp's form writer.
+A connection that fails after the request was sent is *not* retried: a
+callback or a followup the server may already have applied would be applied
+twice (RFC 9112 section 9.3.1; aiohttp itself retries only idempotent
+methods). The error is aiohttp's own (printable) and goes to the caller.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Sequence
 from typing import Any, Final, TypeAlias
 
+import aiohttp
 import discord
 import orjson
-from discord import utils
+from yarl import URL
 
-from .lean_http import LeanSession
-
-RESET_ERRNOS: Final = (54, 10054)
-"""A connection reset by the peer, as the adapter retries it."""
+REQUEST_TIMEOUT: Final = 60.0
+"""Seconds one request may take, connecting included (discord.py's would be 5 minutes)."""
+MAX_CONNECTIONS: Final = 100
+"""Connections to Discord at once (aiohttp's connector limit); more requests wait for a free one."""
+KEEPALIVE_SECONDS: Final = 30.0
+"""An idle connection older than this is closed rather than reused (servers drop idle ones)."""
 _HELD_LIMIT: Final = 4096
-_JSON: Final = {"Content-Type": "application/json"}
-_held: dict[str, float] = {}
-"""Token -> monotonic time before which no request may use it (its bucket is spent)."""
 Files: TypeAlias = Sequence[tuple[str, bytes]]
 """A payload's ``files``: (filename, bytes), uploaded as ``files[0]``, ``files[1]``..."""
-_UNSAFE_FILENAME: Final = frozenset('"\\\r\n')
+_JSON: Final = {"Content-Type": "application/json"}
 
 
-def plain_filenames(files: Files) -> bool:
-    """Whether every filename can be written into a form part's header as it is (printable ASCII, no quotes)."""
-    return all(name.isascii() and name.isprintable() and not _UNSAFE_FILENAME & set(name) for name, _ in files)
+class _Turn:
+    """The lock of one token while requests through it are made or waiting (then forgotten)."""
+
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
 
 
-def multipart(payload_json: bytes, files: Files) -> tuple[bytes, str]:
-    """The multipart/form-data body discord.py sends for a message with ``files``, and its Content-Type.
+class TokenHttp:
+    """Requests through interaction tokens to ``base`` (``discord.http.Route.BASE``), on aiohttp.
 
-    Parts as ``discord.http.handle_message_parameters`` lists them: ``payload_json``, then each file as
-    ``files[n]`` (``application/octet-stream``), under a random boundary that occurs in no part.
+    The session is made on first use (inside the running loop) and closed by :meth:`close`.
+    ``proxy``/``proxy_auth``: discord.py's settings (``Client(proxy=...)``), passed to aiohttp.
     """
-    while True:
-        boundary = os.urandom(16).hex()
-        mark = boundary.encode("ascii")
-        if mark not in payload_json and not any(mark in data for _, data in files):
-            break
-    parts = [b"--", mark, b'\r\nContent-Disposition: form-data; name="payload_json"\r\n'
-             b"Content-Type: application/json\r\n\r\n", payload_json, b"\r\n"]
-    for index, (name, data) in enumerate(files):
-        parts += [b"--", mark, f'\r\nContent-Disposition: form-data; name="files[{index}]"; filename="{name}"\r\n'
-                  "Content-Type: application/octet-stream\r\n\r\n".encode("ascii"), data, b"\r\n"]
-    parts += [b"--", mark, b"--\r\n"]
-    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 
+    def __init__(self, base: str, user_agent: str, *, proxy: str | None = None,
+                 proxy_auth: aiohttp.BasicAuth | None = None, timeout: float = REQUEST_TIMEOUT,
+                 limit: int = MAX_CONNECTIONS) -> None:
+        self.base = base.rstrip("/")
+        self.root = URL(self.base)
+        self.prefix = self.root.raw_path.rstrip("/")
+        self.user_agent = user_agent
+        self.proxy = proxy
+        self.proxy_auth = proxy_auth
+        self.timeout = timeout
+        self.limit = limit
+        self.session: aiohttp.ClientSession | None = None
+        self.turns: dict[str, _Turn] = {}
+        self.held: dict[str, float] = {}
+        """Token -> monotonic time before which no request may use it (its bucket is spent)."""
+        self.sent = 0
 
+    def _session(self) -> aiohttp.ClientSession:
+        session = self.session
+        if session is None or session.closed:
+            connector = aiohttp.TCPConnector(limit=self.limit, keepalive_timeout=KEEPALIVE_SECONDS,
+                                             ttl_dns_cache=300)
+            session = self.session = aiohttp.ClientSession(
+                connector=connector, timeout=aiohttp.ClientTimeout(total=self.timeout),
+                headers={"User-Agent": self.user_agent}, json_serialize=lambda obj: orjson.dumps(obj).decode(),
+                trust_env=False)
+        return session
 
-def _hold(token: str, seconds: float) -> None:
-    now = time.monotonic()
-    if len(_held) >= _HELD_LIMIT:
-        for key in [k for k, until in _held.items() if until <= now]:
-            del _held[key]
-    _held[token] = now + seconds
+    async def close(self) -> None:
+        if self.session is not None:
+            await self.session.close()
 
-
-async def _wait_for_bucket(token: str) -> None:
-    until = _held.get(token)
-    if until is None:
-        return
-    delay = until - time.monotonic()
-    if delay > 0:
-        await asyncio.sleep(delay)
-    if _held.get(token) == until:
-        del _held[token]
-
-
-async def token_request(session: LeanSession, method: str, path: str, token: str, payload: dict[str, Any],
-                        query: str = "", *, answer: bool = False, files: Files = ()) -> Any:
-    """Send ``payload`` as JSON to ``path`` under ``discord.http.Route.BASE``, as the adapter would; with
-    ``files``, as a multipart form (:func:`multipart`; their names must be :func:`plain_filenames`).
-
-    ``answer``: return Discord's answer, parsed (the message a followup posted); else None."""
-    url = f"{discord.http.Route.BASE}{path}{query}"
-    raw = orjson.dumps(payload)  # the bytes of discord.py's utils._to_json (orjson), without a str between
-    headers = _JSON
-    if files:
-        raw, content_type = multipart(raw, files)
-        headers = {"Content-Type": content_type}
-    await _wait_for_bucket(token)
-    response: Any = None
-    data: Any = None
-    for attempt in range(5):
+    # -- one token's requests, in order ---------------------------------------------------------------
+    async def request(self, method: str, path: str, token: str, payload: dict[str, Any] | None,
+                      params: dict[str, str] | None = None, *, answer: bool = False, files: Files = ()) -> Any:
+        """Send ``payload`` as JSON (None: no body; with ``files``: as the multipart form discord.py builds) to ``path``
+        under the base URL, after every earlier request through ``token``. ``answer``: return Discord's
+        answer, parsed (the message a followup posted); else None."""
+        turn = self.turns.get(token)
+        if turn is None:
+            turn = self.turns[token] = _Turn()
+        turn.users += 1
         try:
-            # None: closed, another origin, or characters to escape (then the aiohttp-shaped path decides)
-            target = None if session.closed else session.target_of(url)
-            if target is not None:  # the session's own request, without the aiohttp-shaped wrapping
-                response = await session.send(method, url, target, raw, headers)
-            else:
-                async with session.request(method, url, data=raw if files else raw.decode(),
-                                           headers=dict(headers)) as response:
-                    await response.read()
-            status = response.status
-            if response.headers.get("X-Ratelimit-Remaining") == "0" and status != 429:
-                _hold(token, utils._parse_ratelimit_header(response))
-            if 200 <= status < 300:
-                return await discord.http.json_or_text(response) if answer else None
-            data = await discord.http.json_or_text(response)
-        except OSError as exc:
-            if attempt < 4 and exc.errno in RESET_ERRNOS:
-                await asyncio.sleep(1 + attempt * 2)
-                continue
-            raise
-        if status == 429:
-            if not response.headers.get("Via") or not isinstance(data, dict):
+            async with turn.lock:
+                await self._wait_for_bucket(token)
+                return await self._send(method, path, token, payload, params, answer, files)
+        finally:
+            turn.users -= 1
+            if not turn.users:
+                del self.turns[token]
+
+    async def _send(self, method: str, path: str, token: str, payload: dict[str, Any] | None,
+                    params: dict[str, str] | None, answer: bool, files: Files) -> Any:
+        # the path is ours and plain (ids and a token): given to aiohttp as built, not parsed again
+        url = self.root.with_path(f"{self.prefix}{path}", encoded=True)
+        raw = None if payload is None else orjson.dumps(payload)
+        headers = _JSON if raw is not None and not files else None
+        session = self._session()
+        data: Any = None
+        status = 0
+        for attempt in range(5):
+            body: Any = _form(raw or b"{}", files) if files else raw
+            self.sent += 1
+            async with session.request(method, url, data=body, params=params, headers=headers,
+                                       proxy=self.proxy, proxy_auth=self.proxy_auth) as response:
+                status = response.status
+                if response.headers.get("X-Ratelimit-Remaining") == "0" and status != 429:
+                    self._hold(token, _reset_after(response.headers))
+                if 200 <= status < 300:
+                    if not answer:
+                        await response.read()
+                        return None
+                    return await discord.http.json_or_text(response)
+                data = await discord.http.json_or_text(response)
+                if status == 429:
+                    if not response.headers.get("Via") or not isinstance(data, dict):
+                        raise discord.HTTPException(response, data)
+                    await asyncio.sleep(float(data.get("retry_after", 1.0)))
+                    continue
+                if status >= 500:
+                    if attempt < 4:
+                        await asyncio.sleep(1 + attempt * 2)
+                        continue
+                    raise discord.DiscordServerError(response, data)
+                if status == 403:
+                    raise discord.Forbidden(response, data)
+                if status == 404:
+                    raise discord.NotFound(response, data)
                 raise discord.HTTPException(response, data)
-            await asyncio.sleep(float(data.get("retry_after", 1.0)))
-            continue
-        if status >= 500:
-            await asyncio.sleep(1 + attempt * 2)
-            continue
-        if status == 403:
-            raise discord.Forbidden(response, data)
-        if status == 404:
-            raise discord.NotFound(response, data)
-        raise discord.HTTPException(response, data)
-    if response is not None and response.status >= 500:
-        raise discord.DiscordServerError(response, data)
-    raise discord.HTTPException(response, data)
+        raise discord.HTTPException(response, data)  # five 429s in a row
+
+    def _hold(self, token: str, seconds: float) -> None:
+        now = time.monotonic()
+        held = self.held
+        if len(held) >= _HELD_LIMIT:
+            for key in [k for k, until in held.items() if until <= now]:
+                del held[key]
+        held[token] = now + seconds
+
+    async def _wait_for_bucket(self, token: str) -> None:
+        until = self.held.get(token)
+        if until is None:
+            return
+        delay = until - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        if self.held.get(token) == until:
+            del self.held[token]
+
+    # -- the endpoints -------------------------------------------------------------------------------
+    async def callback(self, interaction_id: int, token: str, body: dict[str, Any], *,
+                           answer: bool = False, files: Files = ()) -> Any:
+        """The interaction's callback (``body`` holds its ``type`` and ``data``); with ``answer``, Discord's
+        answer (``with_response``: the callback and the message it made), else None (a 204, unread)."""
+        return await self.request("POST", f"/interactions/{interaction_id}/{token}/callback", token, body,
+                                  {"with_response": "1"} if answer else None, answer=answer, files=files)
+
+    async def patch_original(self, application_id: int, token: str, body: dict[str, Any], files: Files = ()) -> None:
+        """Replace the interaction's response with the message ``body``."""
+        await self.request("PATCH", f"/webhooks/{application_id}/{token}/messages/@original", token, body,
+                           files=files)
+
+    async def post_followup(self, application_id: int, token: str, body: dict[str, Any], files: Files = ()) -> Any:
+        """Post the message ``body`` as a followup of the interaction; returns the message Discord answers."""
+        return await self.request("POST", f"/webhooks/{application_id}/{token}", token, body,
+                                  {"wait": "1", "with_components": "0"}, answer=True, files=files)
+
+    async def patch_followup(self, application_id: int, token: str, message_id: int, body: dict[str, Any],
+                            files: Files = ()) -> None:
+        """Replace a followup message of the interaction with ``body``."""
+        await self.request("PATCH", f"/webhooks/{application_id}/{token}/messages/{message_id}", token, body,
+                           {"with_components": "0"}, files=files)
+
+    async def delete_followup_message(self, application_id: int, token: str, message_id: int) -> None:
+        """Delete a followup message of the interaction."""
+        await self.request("DELETE", f"/webhooks/{application_id}/{token}/messages/{message_id}", token, None)
 
 
-async def answer_press(session: LeanSession, interaction_id: int, token: str, body: dict[str, Any], *,
-                       answer: bool = False, files: Files = ()) -> Any:
-    """The interaction's callback (``body`` holds its ``type`` and ``data``); with ``answer``, Discord's
-    answer (``with_response``: the callback and the message it made), else None.
-
-    Without ``answer`` the callback does not ask for the response (discord.py always does): Discord
-    then answers 204 with no body instead of the whole updated message, unread."""
-    return await token_request(session, "POST", f"/interactions/{interaction_id}/{token}/callback", token, body,
-                               "?with_response=1" if answer else "", answer=answer, files=files)
-
-
-async def edit_original(session: LeanSession, application_id: int, token: str, body: dict[str, Any],
-                        files: Files = ()) -> None:
-    """Replace the interaction's response with the message ``body``."""
-    await token_request(session, "PATCH", f"/webhooks/{application_id}/{token}/messages/@original", token, body,
-                        files=files)
+def _form(payload_json: bytes, files: Files) -> aiohttp.FormData:
+    """The multipart form discord.py sends for a message with ``files`` (``handle_message_parameters``):
+    ``payload_json``, then each file as ``files[n]`` (``application/octet-stream``)."""
+    form = aiohttp.FormData()
+    form.add_field("payload_json", payload_json.decode(), content_type="application/json")
+    for index, (name, data) in enumerate(files):
+        form.add_field(f"files[{index}]", data, filename=name, content_type="application/octet-stream")
+    return form
 
 
-async def send_followup(session: LeanSession, application_id: int, token: str, body: dict[str, Any],
-                        files: Files = ()) -> Any:
-    """Post the message ``body`` as a followup of the interaction; returns the message Discord answers with
-    (the adapter's ``execute_webhook`` with ``wait=True``)."""
-    return await token_request(session, "POST", f"/webhooks/{application_id}/{token}", token, body,
-                               "?wait=1&with_components=0", answer=True, files=files)
-
-
-async def edit_followup(session: LeanSession, application_id: int, token: str, message_id: int,
-                        body: dict[str, Any], files: Files = ()) -> None:
-    """Replace a followup message of the interaction with ``body`` (the adapter's ``edit_webhook_message``)."""
-    await token_request(session, "PATCH", f"/webhooks/{application_id}/{token}/messages/{message_id}", token, body,
-                        "?with_components=0", files=files)
+def _reset_after(headers: Any) -> float:
+    """Seconds until a spent bucket resets (``X-RateLimit-Reset-After``), as discord.py reads it."""
+    try:
+        return max(0.0, float(headers.get("X-Ratelimit-Reset-After", "1")))
+    except ValueError:
+        return 1.0

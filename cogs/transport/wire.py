@@ -1,4 +1,4 @@
-"""Rendered payloads sent as Discord's JSON through discord.py's request layer (bot CPU per press).
+"""Rendered payloads sent as Discord's JSON (bot CPU per press).
 
 discord.py's high-level calls (``InteractionResponse.edit_message``,
 ``Interaction.edit_original_response``, ``PartialMessage.edit``) turn our
@@ -7,21 +7,24 @@ back into dicts, and parse every answer into a ``Message``: on a button press
 that was most of the bot's CPU (``scripts/bench_tables.py --profile``). The
 hot paths - answering a press, refreshing a private view, editing the table
 message - go through here instead: the body is built once from the payload's
-dicts and sent by discord.py's own request layer (its rate-limit buckets,
-retries and ``discord.HTTPException``s are kept); the answer is not parsed.
+dicts, and the answer is parsed only where its id is needed.
 
-A payload with files (a picture) is sent as the same multipart form
-discord.py's builders make (``payload_json``, ``files[n]``): built as bytes by
-:func:`.token_http.multipart` on the lean client's paths, else as the form
-parameters discord.py's request layer sends (:func:`message_params`; the bot
-token's edits). A private view is refreshed through a
-:class:`ResponseToken` (the few fields it needs) instead of keeping the whole
-``discord.Interaction`` of the player's last press (memory per table).
+Requests through an interaction's token (answers, private views, the
+carrier's followups) go on the bot's own aiohttp session
+(:class:`.token_http.TokenHttp`); requests with the bot token go through
+discord.py's ``HTTPClient`` (its public request methods: its buckets, global
+limit and retries). A payload with files (a picture) is sent as the multipart
+form discord.py's builders make (``payload_json``, ``files[n]``). A private
+view is refreshed through a :class:`ResponseToken` (the few fields it needs)
+instead of keeping the whole ``discord.Interaction`` of the player's last
+press (memory per table).
 
-This uses discord.py's request adapters (``discord.http``,
-``discord.webhook.async_``), stable within the version pinned in
-``requirements.txt``; ``tests/cogs/test_wire.py`` checks the bodies against
-discord.py's own on every payload shape we send.
+discord.py does not know of the answers sent here, so
+``interaction.response.is_done()`` stays False for them: :func:`is_answered`
+and :func:`response_type` say what was answered, here or by discord.py
+(no private attribute of discord.py is written).
+``tests/test_wire.py`` checks the bodies against discord.py's own builders on
+every payload shape we send.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from __future__ import annotations
 import io
 import time
 import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -36,15 +40,12 @@ import discord
 import orjson
 from discord.enums import InteractionResponseType
 from discord.http import MultipartParameters
-from discord.webhook.async_ import async_context
 
 from baloot.engine.quick_init import quick_init
 from baloot.render import Payload
 
-from . import timings, token_http
-from .lean_http import LeanSession
-from .payloads import send_args
-from .token_http import answer_press, edit_original
+from . import timings
+from .token_http import Files, TokenHttp
 
 UPDATE_MESSAGE: Final = InteractionResponseType.message_update.value
 """Callback type 7: the press's answer replaces the message it was on."""
@@ -92,75 +93,57 @@ def message_params(payload: Payload, *, callback: int | None = None) -> Multipar
     return MultipartParameters(payload=None, multipart=form, files=uploads)
 
 
-_LEAN: Final[weakref.WeakKeyDictionary[discord.Client, LeanSession]] = weakref.WeakKeyDictionary()
+_ROADS: Final[weakref.WeakKeyDictionary[discord.Client, TokenHttp]] = weakref.WeakKeyDictionary()
 
 
-class BotTokenSession:
-    """The session discord.py's ``HTTPClient`` is given once the lean client is installed.
-
-    Its requests - the bot-token ones: table messages, DMs - are sent by the
-    :class:`~.lean_http.LeanSession` (which hands anything it does not send
-    itself, a file or a proxy, to aiohttp); discord.py keeps its rate-limit
-    buckets, its global limit, its retries and its errors around each one, as
-    for the interaction answers. Everything else (the gateway's websocket, the
-    CDN, closing) is discord.py's aiohttp session itself.
-    """
-
-    def __init__(self, lean: LeanSession, session: Any) -> None:
-        self.lean = lean
-        self.session = session
-
-    def request(self, method: str, url: str, **kwargs: Any) -> Any:
-        return self.lean.request(method, url, **kwargs)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.session, name)
+def token_http(client: discord.Client) -> TokenHttp:
+    """The client's road for requests through interaction tokens (made on first use; discord.py's proxy)."""
+    road = _ROADS.get(client)
+    if road is None:
+        http = client.http
+        road = _ROADS[client] = TokenHttp(discord.http.Route.BASE, http.user_agent, proxy=http.proxy,
+                                          proxy_auth=http.proxy_auth)
+    return road
 
 
-def install_lean_http(client: discord.Client) -> LeanSession:
-    """Send this client's interaction answers, view edits and bot-token requests through a
-    :class:`~.lean_http.LeanSession` (``HTTP_CLIENT=lean``); everything it does not handle still goes
-    through discord.py's aiohttp session."""
-    aiohttp_session = _aiohttp_session(client)
-    lean = _LEAN[client] = LeanSession(aiohttp_session, discord.http.Route.BASE, client.http.user_agent)
-    client.http._HTTPClient__session = BotTokenSession(lean, aiohttp_session)  # type: ignore[attr-defined]
-    return lean
+async def close_token_http(client: discord.Client) -> None:
+    road = _ROADS.pop(client, None)
+    if road is not None:
+        await road.close()
 
 
-async def close_lean_http(client: discord.Client) -> None:
-    session = _LEAN.pop(client, None)
-    if session is not None:
-        await session.close()
+# -- what was answered ---------------------------------------------------------------------------------
+_ANSWERED: dict[int, int] = {}
+"""Interaction id -> the callback type sent for it here (discord.py's own answers it records itself), the
+latest :data:`ANSWERED_KEPT` only: a press asks while it is being handled, seconds after its answer."""
+ANSWERED_KEPT: Final = 16384
+"""About two minutes of answers at 130 interactions a second (200 busy tables), about 1.5 MB."""
 
 
-def _aiohttp_session(client: discord.Client) -> Any:
-    """The aiohttp session discord.py uses now (under the :class:`BotTokenSession` where installed)."""
-    session = client.http._HTTPClient__session  # type: ignore[attr-defined]
-    return session.session if isinstance(session, BotTokenSession) else session
+def _answered_now(interaction: discord.Interaction, callback: int) -> None:
+    answered = _ANSWERED
+    answered[interaction.id] = callback
+    if len(answered) > ANSWERED_KEPT:  # the oldest first (a dict keeps its insertion order): O(1) per answer
+        del answered[next(iter(answered))]
 
 
-def _installed(client: discord.Client) -> LeanSession | None:
-    """The client's lean session, while it still falls back on the aiohttp session discord.py uses now."""
-    lean = _LEAN.get(client)
-    return lean if lean is not None and lean.fallback is _aiohttp_session(client) else None
+def response_type(interaction: discord.Interaction) -> int | None:
+    """The callback type that answered ``interaction`` (here or by discord.py), None if not answered yet."""
+    mine = _ANSWERED.get(interaction.id)
+    if mine is not None:
+        return mine
+    theirs = interaction.response.type
+    return None if theirs is None else theirs.value
 
 
-def _lean(client: discord.Client, payload: Payload) -> LeanSession | None:
-    """The lean session for ``payload`` (no proxy; files named plainly), else None (the adapter's path)."""
-    files = payload.get("files")
-    if client.http.proxy is not None or (files and not token_http.plain_filenames(files)):
-        return None
-    return _installed(client)
+def is_answered(interaction: discord.Interaction) -> bool:
+    """Whether ``interaction`` has had its one response (any further answer is a followup or an edit)."""
+    return interaction.id in _ANSWERED or interaction.response.is_done()
 
 
-def _files(payload: Payload) -> token_http.Files:
+def _files(payload: Payload) -> Files:
     """The payload's files, (filename, bytes) each (none: an empty tuple)."""
     return payload.get("files") or ()
-
-
-def _session(client: discord.Client) -> Any:
-    """The session the webhook adapter is given: the lean one where installed, else discord.py's."""
-    return _installed(client) or _aiohttp_session(client)
 
 
 @quick_init
@@ -182,24 +165,14 @@ class ResponseToken:
 
 async def answer_update(interaction: discord.Interaction, payload: Payload) -> None:
     """Answer a press by replacing its message with ``payload`` (callback type 7; if deferred, an edit)."""
-    if interaction.response.is_done():
+    if is_answered(interaction):
         await edit_response(interaction.client, ResponseToken.of(interaction), payload)
         return
-    client = interaction.client
-    http = client.http
     timings.answering(interaction.id)
-    lean = _lean(client, payload)
-    if lean is not None:
-        await answer_press(lean, interaction.id, interaction.token, {"type": UPDATE_MESSAGE,
-                                                                     "data": message_json(payload)},
-                           files=_files(payload))
-    else:
-        with message_params(payload, callback=UPDATE_MESSAGE) as params:
-            await async_context.get().create_interaction_response(
-                interaction.id, interaction.token, session=_session(client),
-                proxy=http.proxy, proxy_auth=http.proxy_auth, params=params,
-            )
-    interaction.response._response_type = InteractionResponseType.message_update
+    await token_http(interaction.client).callback(
+        interaction.id, interaction.token, {"type": UPDATE_MESSAGE, "data": message_json(payload)},
+        files=_files(payload))
+    _answered_now(interaction, UPDATE_MESSAGE)
 
 
 CHANNEL_MESSAGE: Final = InteractionResponseType.channel_message.value
@@ -211,15 +184,12 @@ async def answer_message(interaction: discord.Interaction, payload: Payload, *, 
     """Answer an interaction with a new message (callback type 4); returns the message's id, if Discord said.
 
     The body is ``InteractionResponse.send_message``'s for the same payload; our
-    buttons are dynamic items, so there is no view to keep. Without the lean client, discord.py sends it.
+    buttons are dynamic items, so there is no view to keep.
     """
-    lean = _lean(interaction.client, payload)
-    if lean is None:
-        response = await interaction.response.send_message(**send_args(payload), ephemeral=ephemeral)
-        return response.message_id
-    answer = await answer_press(lean, interaction.id, interaction.token, message_callback(payload, ephemeral=ephemeral),
-                                answer=True, files=_files(payload))
-    interaction.response._response_type = InteractionResponseType.channel_message
+    answer = await token_http(interaction.client).callback(
+        interaction.id, interaction.token, message_callback(payload, ephemeral=ephemeral), answer=True,
+        files=_files(payload))
+    _answered_now(interaction, CHANNEL_MESSAGE)
     return callback_message_id(answer)
 
 
@@ -233,37 +203,28 @@ def message_callback(payload: Payload, *, ephemeral: bool) -> dict[str, Any]:
 
 def callback_message_id(answer: Any) -> int | None:
     """The id of the message a callback made, from Discord's answer (``with_response``), if it says."""
-    resource = answer.get("resource") if isinstance(answer, dict) else None
-    message = resource.get("message") if isinstance(resource, dict) else None
-    return int(message["id"]) if isinstance(message, dict) and "id" in message else None
+    resource = answer.get("resource") if isinstance(answer, Mapping) else None
+    message = resource.get("message") if isinstance(resource, Mapping) else None
+    return int(message["id"]) if isinstance(message, Mapping) and "id" in message else None
 
 
 async def defer_update(interaction: discord.Interaction) -> None:
     """Acknowledge a press now and answer it later by editing its message (callback type 6)."""
-    if interaction.response.is_done():
+    if is_answered(interaction):
         return
     timings.answering(interaction.id)
-    lean = _lean(interaction.client, {})
-    if lean is None:
-        await interaction.response.defer()
-        return
-    await answer_press(lean, interaction.id, interaction.token, {"type": DEFERRED_UPDATE})
-    interaction.response._response_type = InteractionResponseType.deferred_message_update
+    await token_http(interaction.client).callback(interaction.id, interaction.token, {"type": DEFERRED_UPDATE})
+    _answered_now(interaction, DEFERRED_UPDATE)
+
+
+def deferred_elsewhere(interaction: discord.Interaction) -> None:
+    """``interaction`` was acknowledged by another process with a deferred update (a forwarded press)."""
+    _answered_now(interaction, DEFERRED_UPDATE)
 
 
 async def edit_response(client: discord.Client, token: ResponseToken, payload: Payload) -> None:
     """Replace an interaction's response (an ephemeral private view) with ``payload``."""
-    lean = _lean(client, payload)
-    if lean is not None:
-        await edit_original(lean, token.application_id, token.token, message_json(payload), _files(payload))
-        return
-    http = client.http
-    with message_params(payload) as params:
-        await async_context.get().edit_original_interaction_response(
-            token.application_id, token.token, session=_session(client),
-            proxy=http.proxy, proxy_auth=http.proxy_auth,
-            payload=params.payload, multipart=params.multipart, files=params.files,
-        )
+    await token_http(client).patch_original(token.application_id, token.token, message_json(payload), _files(payload))
 
 
 async def edit_message(client: discord.Client, channel_id: int, message_id: int, payload: Payload) -> None:
@@ -283,46 +244,23 @@ async def send_message(client: discord.Client, channel_id: int, payload: Payload
     return int(data["id"])
 
 
-async def send_followup(client: discord.Client, token: ResponseToken, payload: Payload) -> int:
-    """Post ``payload`` as a public followup of an interaction (its channel; not counted in the global limit).
-
-    Returns the new message's id (:mod:`.carrier`)."""
-    lean = _lean(client, payload)
-    if lean is not None:
-        sent = await token_http.send_followup(lean, token.application_id, token.token, message_json(payload),
-                                              _files(payload))
-        return int(sent["id"])
-    http = client.http
-    with message_params(payload) as params:
-        data = await async_context.get().execute_webhook(
-            token.application_id, token.token, session=_session(client),
-            proxy=http.proxy, proxy_auth=http.proxy_auth,
-            payload=params.payload, multipart=params.multipart, files=params.files, wait=True,
-        )
-    assert data is not None  # wait=True: Discord answers with the message
-    return int(data["id"])
+async def send_followup(client: discord.Client, token: ResponseToken, payload: Payload, *,
+                        ephemeral: bool = False) -> int:
+    """Post ``payload`` as a followup of an interaction (public: in its channel, not counted in the global
+    limit; :mod:`.carrier`), or privately to its user (``ephemeral``). Returns the new message's id."""
+    body = message_json(payload)
+    if ephemeral:
+        body["flags"] = EPHEMERAL
+    sent = await token_http(client).post_followup(token.application_id, token.token, body, _files(payload))
+    return int(sent["id"])
 
 
 async def delete_followup(client: discord.Client, token: ResponseToken, message_id: int) -> None:
     """Delete a followup message of an interaction through its token (:mod:`.carrier`)."""
-    http = client.http
-    await async_context.get().delete_webhook_message(
-        token.application_id, token.token, message_id, session=_session(client),
-        proxy=http.proxy, proxy_auth=http.proxy_auth,
-    )
+    await token_http(client).delete_followup_message(token.application_id, token.token, message_id)
 
 
 async def edit_followup(client: discord.Client, token: ResponseToken, message_id: int, payload: Payload) -> None:
     """Edit a followup message of an interaction through its token (:mod:`.carrier`)."""
-    lean = _lean(client, payload)
-    if lean is not None:
-        await token_http.edit_followup(lean, token.application_id, token.token, message_id, message_json(payload),
-                                       _files(payload))
-        return
-    http = client.http
-    with message_params(payload) as params:
-        await async_context.get().edit_webhook_message(
-            token.application_id, token.token, message_id, session=_session(client),
-            proxy=http.proxy, proxy_auth=http.proxy_auth,
-            payload=params.payload, multipart=params.multipart, files=params.files,
-        )
+    await token_http(client).patch_followup(token.application_id, token.token, message_id, message_json(payload),
+                                           _files(payload))

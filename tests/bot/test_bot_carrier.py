@@ -9,6 +9,7 @@ the table message. Unit: which interactions may carry, and for how long.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -81,12 +82,12 @@ async def test_a_hand_played_in_the_channel_spends_no_bot_token_call(
     assert len(later) >= 2 and not any(m.ephemeral for m in later)
     done = later[-2]
     assert done.edits > 0
-    # posted and edited by the lean client, except those carrying the table's picture (multipart)
+    # posted and edited on the bot's own session for interaction tokens (cogs/transport/token_http.py), pictures too
     followups = [r for r in calls.select(kind="interaction", since=mark)
                  if r.route in ("POST /webhooks/{webhook_id}/{webhook_token}",
                                 "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")]
     plain = [r for r in followups if not r.content_type.startswith("multipart/")]
-    assert all(r.encoding == "identity" for r in plain), {(r.route, r.encoding) for r in plain}
+    assert all(r.agent.startswith("DiscordBot (") for r in followups), {(r.route, r.agent) for r in followups}
     assert plain or ping_delay == "60"  # the pings are plain followups
     if ping_delay == "0":  # the turn pings went out (and were deleted) through the same tokens
         pings = [m for m in discord_env.messages.values() if m.channel_id == table.channel.id
@@ -110,9 +111,12 @@ async def test_dm_play_still_edits_the_table_message_with_the_bot_token(
     table.assert_clean_log()
 
 
+IDS = itertools.count(1)
+
+
 def interaction(channel_id: int | None, guild_id: int | None, response: InteractionResponseType | None) -> Any:
     return SimpleNamespace(
-        application_id=1, token="tok", channel_id=channel_id, guild_id=guild_id,
+        id=next(IDS), application_id=1, token="tok", channel_id=channel_id, guild_id=guild_id,
         response=SimpleNamespace(type=response),
     )
 

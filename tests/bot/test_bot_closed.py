@@ -66,7 +66,9 @@ async def test_ending_by_the_creator_closes_every_view_and_posts_nothing_after(
     for _ in range(3):
         assert await table.step(contract_policy("sun"))
     bob = table.players[1]
-    await discord_env.wait_for(lambda: table_messages(table), 10)
+    # the latest hand message with its "My hand" button (a new hand's message may still be on its way)
+    await discord_env.wait_for(lambda: table_messages(table) and any(
+        b.endswith(":mine") for b in buttons_of(latest_table_message(table))), 10)
     mine = await bob.person.click(latest_table_message(table), next(
         b for b in buttons_of(latest_table_message(table)) if b.endswith(":mine")))
     assert mine.ephemeral and mine.message is not None and action_buttons(bob)  # a live "My hand" view

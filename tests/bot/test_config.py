@@ -46,7 +46,6 @@ def test_missing_token_is_a_clear_error() -> None:
         ("LOG_LEVEL", "LOUD"),
         ("DATABASE_URL", "mysql://user:pw@host/db"),
         ("TABLE_PICTURES", "maybe"),
-        ("HTTP_CLIENT", "curl"),
         ("CARD_COLORS", "3"),
     ],
 )
@@ -79,10 +78,3 @@ def test_card_colors_are_red_and_black_unless_the_four_colour_deck_is_asked_for(
     """CARD_COLORS=4 draws the card emojis from the four-colour deck."""
     assert load_settings({"DISCORD_TOKEN": "t"}).card_colors == 2
     assert load_settings({"DISCORD_TOKEN": "t", "CARD_COLORS": " 4 "}).card_colors == 4
-
-
-def test_http_client_is_lean_unless_aiohttp_is_asked_for() -> None:
-    """Interaction answers go through cogs.transport.lean_http by default; HTTP_CLIENT=aiohttp opts out."""
-    assert load_settings({"DISCORD_TOKEN": "t"}).http_client == "lean"
-    assert load_settings({"DISCORD_TOKEN": "t", "HTTP_CLIENT": " AIOHTTP "}).http_client == "aiohttp"
-    assert load_settings({"DISCORD_TOKEN": "t", "HTTP_CLIENT": "lean"}).http_client == "lean"

@@ -6,12 +6,13 @@ import asyncio
 import importlib
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import pytest
+from misbehaving_http import MisbehavingServer
 
-from cogs.transport.pacing import GLOBAL_LIMIT, NORMAL, URGENT, Pacer, install_pacer, share, urgent
+from cogs.transport.pacing import GLOBAL_LIMIT, NORMAL, URGENT, Pacer, counted, pacing_trace, share, urgent
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -39,21 +40,42 @@ def test_a_slot_is_held_from_release_until_a_window_after_the_answer() -> None:
         Pacer(0)
 
 
-async def test_installed_pacer_holds_bot_token_requests_back() -> None:
-    sent: list[float] = []
+async def test_the_trace_holds_bot_token_requests_back_not_token_ones() -> None:
+    """discord.py's session with the pacing trace (``http_trace``): bot-token requests reach the server at
+    most 4 per 0.2 s, in order; requests through an interaction token are not held."""
+    server = await MisbehavingServer().start()
+    pacer = Pacer(4, window=0.2)
+    arrived: list[float] = []
     loop = asyncio.get_running_loop()
+    try:
+        async with aiohttp.ClientSession(trace_configs=[pacing_trace(pacer, server.base)]) as session:
+            async def post(path: str, n: int) -> int:
+                async with session.post(f"{server.base}{path}", json={"n": n}) as response:
+                    arrived.append(loop.time())
+                    return response.status
 
-    async def request(route: Any, **kwargs: Any) -> Any:
-        sent.append(loop.time())
-        return route, kwargs
+            began = loop.time()
+            free = await asyncio.gather(*(post("/interactions/1/tok/callback", i) for i in range(8)))
+            assert loop.time() - began < 0.2 and pacer.waited == 0  # token requests: never held
+            arrived.clear()
+            assert await asyncio.gather(*(post("/channels/5/messages", i) for i in range(12))) == [200] * 12
+            assert free == [200] * 8
+        assert pacer.waited == 8
+        bodies = [r.body for r in server.received if "/channels/" in r.target]
+        assert bodies == [b'{"n": %d}' % i for i in range(12)]  # in order
+        arrived.sort()
+        for i in range(len(arrived) - 4):
+            assert arrived[i + 4] - arrived[i] >= 0.2 - 0.02
+    finally:
+        await server.stop()
 
-    client: Any = SimpleNamespace(http=SimpleNamespace(request=request))
-    pacer = install_pacer(client, Pacer(4, window=0.2))
-    results = await asyncio.gather(*(client.http.request(i, json={"n": i}) for i in range(12)))
-    assert [r[0] for r in results] == list(range(12)) and results[3][1] == {"json": {"n": 3}}  # in order
-    assert pacer.waited == 8
-    for i in range(len(sent) - 4):
-        assert sent[i + 4] - sent[i] >= 0.2 - 0.01
+
+def test_what_counts_in_the_global_limit() -> None:
+    base = "https://discord.com/api/v10"
+    assert counted(f"{base}/channels/1/messages", base) and counted(f"{base}/users/@me/channels", base)
+    assert not counted(f"{base}/interactions/1/tok/callback", base)
+    assert not counted(f"{base}/webhooks/1/tok/messages/@original", base)
+    assert not counted("https://cdn.discordapp.com/x.png", base)
 
 
 async def test_urgent_requests_go_first_and_a_cancelled_waiter_is_skipped() -> None:

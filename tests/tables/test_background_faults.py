@@ -119,8 +119,8 @@ async def test_the_channel_flusher_survives_storage_faults_and_errors(tmp_path: 
     )
     board = _Board(runtime)  # type: ignore[arg-type]
     board.fail = {"hand:1"}
-    state = SimpleNamespace(table_id=info.id, channel_id=100, info=SimpleNamespace(guild_id=1), closed=False, closing=None,
-                            version=1, shown=lambda hand_no: None)
+    state = SimpleNamespace(table_id=info.id, channel_id=100, info=SimpleNamespace(guild_id=1), closed=False,
+                            closing=None, version=1, shown=lambda hand_no: None)
     faults.fail("set_message", reason="database is locked")  # every message id fails to be remembered
     board.touch(state, "hand:0", "hand:1")  # type: ignore[arg-type]
     await asyncio.sleep(0.6)
