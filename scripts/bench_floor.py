@@ -48,7 +48,7 @@ from baloot.engine.match import Match
 from baloot.engine.rules import Rules
 from baloot.engine.view import seat_view
 from baloot.render.hand_view import render_hand
-from baloot.render.model import TableInfo
+from baloot.render.model import RenderInfo
 from cogs.transport.token_http import TokenHttp
 from cogs.transport.wire import message_json
 
@@ -58,7 +58,7 @@ def bodies() -> list[dict[str, Any]]:
     rng = random.Random(7)
     match = Match(Rules(target=152))
     hand = match.deal(rng)
-    info = TableInfo(table_id="42", names=("Amal", "Badr", "Chadi", "Dana"), turn_deadline=int(time.time()) + 60)
+    info = RenderInfo(table_id="42", names=("Amal", "Badr", "Chadi", "Dana"), turn_deadline=int(time.time()) + 60)
     out = []
     while not hand.finished:
         out += [message_json(render_hand(info, seat_view(hand, seat), 0, "en")) for seat in range(4)]

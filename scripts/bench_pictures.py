@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from baloot.engine.match import Match
 from baloot.engine.view import public_view
 from baloot.render.card_art import has_raqm
-from baloot.render.model import TableInfo
+from baloot.render.model import RenderInfo
 from baloot.render.picture import (
     CACHE_SIZE,
     PictureState,
@@ -59,7 +59,7 @@ def states(count: int, seed: int) -> list[PictureState]:
             while True:
                 if rng.random() < 0.25:
                     names = rng.choice(NAMES)
-                    info = TableInfo("bench", names, language=rng.choice(("en", "ar")))
+                    info = RenderInfo("bench", names, language=rng.choice(("en", "ar")))
                     viewer = rng.choice((None, 0, 1, 2, 3))
                     out.append(picture_state(info, public_view(hand, hand.match_score), viewer))
                 if hand.finished:
@@ -82,7 +82,7 @@ def timed(state: PictureState) -> tuple[float, int]:
 def side_by_side(tables: int, pictures: int, seed: int) -> int:
     """``--tables``: the channel pictures of ``tables`` tables played in turn (see the module)."""
     rng = random.Random(seed)
-    infos = [TableInfo(f"t{i}", tuple(f"{rng.choice(('Ali', 'Omar', 'سارة', 'فهد', 'Lee'))}{rng.randrange(10**4)}"
+    infos = [RenderInfo(f"t{i}", tuple(f"{rng.choice(('Ali', 'Omar', 'سارة', 'فهد', 'Lee'))}{rng.randrange(10**4)}"
                                        for _ in range(4)), language=rng.choice(("en", "ar")))
              for i in range(tables)]
     matches = [Match(None, rng.randrange(4)) for _ in range(tables)]

@@ -17,13 +17,13 @@ sys.path.insert(0, str(ROOT))
 from baloot.engine.hand import Hand, Phase  # noqa: E402
 from baloot.engine.match import Match  # noqa: E402
 from baloot.engine.view import public_view  # noqa: E402
-from baloot.render.model import TableInfo  # noqa: E402
+from baloot.render.model import RenderInfo  # noqa: E402
 from baloot.render.picture import table_picture  # noqa: E402
 from baloot.render.review_picture import review_picture  # noqa: E402
 from baloot.review import HandReview  # noqa: E402
 
-EN = TableInfo("1", ("Ali", "Omar", "Saad", "Faisal"), is_bot=(False, False, False, True))
-AR = TableInfo("1", ("عبدالله", "محمد", "سارة", "Bot 4"), language="ar")
+EN = RenderInfo("1", ("Ali", "Omar", "Saad", "Faisal"), is_bot=(False, False, False, True))
+AR = RenderInfo("1", ("عبدالله", "محمد", "سارة", "Bot 4"), language="ar")
 
 
 def find(want: str) -> Hand:

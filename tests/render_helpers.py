@@ -5,10 +5,10 @@ from __future__ import annotations
 from baloot.engine.match import Match
 from baloot.engine.summary import summarize_match
 from baloot.engine.view import public_view
-from baloot.render import Payload, TableInfo, render_lobby, render_table
+from baloot.render import Payload, RenderInfo, render_lobby, render_table
 
 
-def table_payload(info: TableInfo, match: Match, locale: str | None = None, index: int | None = None) -> Payload:
+def table_payload(info: RenderInfo, match: Match, locale: str | None = None, index: int | None = None) -> Payload:
     """The channel message of hand ``index`` (default: the latest) of ``match``, or the lobby before a deal."""
     if not match.hands:
         return render_lobby(info, match.rules, locale)

@@ -11,7 +11,7 @@ within Discord's limits (:func:`check_limits`).
 - :func:`render_rules`, :func:`render_score_sheet`, :func:`render_notice`,
   :func:`render_text`, :func:`render_error` — short messages;
 - :mod:`.custom_ids` — button ids and their DynamicItem templates;
-- :func:`table_info_from` — a :class:`TableInfo` from the table service's snapshot.
+- :func:`table_info_from` — a :class:`RenderInfo` from the table service's snapshot.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from .custom_ids import (
 from .hand_view import render_hand, render_plays_elsewhere
 from .limits import LimitError, check_limits, limit_problems
 from .messages import render_error, render_notice, render_rules, render_score_sheet, render_text
-from .model import Notice, Payload, TableInfo
+from .model import Notice, Payload, RenderInfo
 from .table import render_lobby, render_result, render_table
 
 __all__ = [
@@ -53,8 +53,8 @@ __all__ = [
     "LobbyId",
     "Notice",
     "Payload",
+    "RenderInfo",
     "ReviewId",
-    "TableInfo",
     "check_limits",
     "decode_action_id",
     "decode_lobby_id",

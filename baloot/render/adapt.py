@@ -1,4 +1,4 @@
-"""Building the renderer's :class:`TableInfo` from the table service's snapshot.
+"""Building the renderer's :class:`RenderInfo` from the table service's snapshot.
 
 Duck-typed (Protocols) so that rendering does not import the service, which
 depends on the engine only: any object with these attributes works.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from .model import Notice, TableInfo
+from .model import Notice, RenderInfo
 
 
 class SeatLike(Protocol):
@@ -24,7 +24,7 @@ class SeatLike(Protocol):
 
 
 class ServiceTableLike(Protocol):
-    """``baloot.tables.info.TableInfo``: a table as the service knows it."""
+    """``baloot.tables.info.RenderInfo``: a table as the service knows it."""
 
     @property
     def id(self) -> int: ...
@@ -44,7 +44,7 @@ def table_info_from(
     default_language: str = "en",
     dealer: int | None = None,
     closed: Notice | None = None,
-) -> TableInfo:
+) -> RenderInfo:
     """The renderer's view of a service table.
 
     ``deadline``: the unix time the current turn times out (from the service's
@@ -52,7 +52,7 @@ def table_info_from(
     no language of its own; ``closed``: the line saying the table was closed (None while it runs).
     """
     s0, s1, s2, s3 = (*table.seats, None, None, None, None)[:4]
-    return TableInfo(
+    return RenderInfo(
         table_id=str(table.id),
         names=(None if s0 is None else s0.name, None if s1 is None else s1.name,
                None if s2 is None else s2.name, None if s3 is None else s3.name),

@@ -25,7 +25,7 @@ from ..i18n.plural import count
 from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, balanced_rows, button, rows
 from .custom_ids import CustomIdError, action_code, action_id_prefix, play_code
 from .limits import DESCRIPTION, FIELD_VALUE, clip
-from .model import Payload, TableInfo
+from .model import Payload, RenderInfo
 from .sections import (
     bid_lines,
     contract_line,
@@ -84,7 +84,7 @@ def action_label(view: SeatView, action: Action, locale: str) -> str:
     return action_text(action, locale, confirming=confirming)
 
 
-def hand_components(info: TableInfo, view: SeatView, hand_no: int, locale: str,
+def hand_components(info: RenderInfo, view: SeatView, hand_no: int, locale: str,
                     held: list[Card] | None = None,
                     card_emojis: Mapping[int, Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
     """Action buttons for every legal non-card action, then every held card (legal ones enabled).
@@ -119,7 +119,7 @@ def hand_components(info: TableInfo, view: SeatView, hand_no: int, locale: str,
     return rows(actions) + balanced_rows(cards)
 
 
-def _status(info: TableInfo, view: SeatView, locale: str) -> str:
+def _status(info: RenderInfo, view: SeatView, locale: str) -> str:
     if info.closed is not None:  # closed: nobody's turn any more, whatever the hand was at
         return notice_text(info.closed, info, locale) or t("hand.over", locale)
     if view.phase == Phase.FINISHED:
@@ -154,7 +154,7 @@ class SharedFields:
     teams: tuple[tuple[str | None, str], tuple[str | None, str]]  # (tricks, score) for a viewer of team 0, 1
 
 
-def shared_fields(info: TableInfo, view: SeatView, locale: str) -> SharedFields:
+def shared_fields(info: RenderInfo, view: SeatView, locale: str) -> SharedFields:
     """:class:`SharedFields` of ``view``'s hand state, drawn once per public view and locale.
 
     The four seat views of one snapshot share one :class:`~baloot.engine.view.PublicView`
@@ -180,7 +180,7 @@ _SHARED_LIMIT: Final = 16
 _SHARED: dict[tuple[int, str], tuple[PublicView, tuple[object, ...], SharedFields]] = {}
 
 
-def _team_lines(info: TableInfo, view: SeatView, locale: str, viewer_team: int) -> tuple[str | None, str]:
+def _team_lines(info: RenderInfo, view: SeatView, locale: str, viewer_team: int) -> tuple[str | None, str]:
     us, them = viewer_team, 1 - viewer_team
     tricks = None if view.phase < Phase.PLAYING else "\n".join(
         t("table.tricks_line", locale, team=team_name(info, team, locale, viewer=viewer_team),
@@ -192,7 +192,7 @@ def _team_lines(info: TableInfo, view: SeatView, locale: str, viewer_team: int) 
     return tricks, score
 
 
-def _draw_shared(info: TableInfo, view: SeatView, locale: str) -> SharedFields:
+def _draw_shared(info: RenderInfo, view: SeatView, locale: str) -> SharedFields:
     last = last_trick(view)
     return SharedFields(
         up_card=up_card_text(view, locale),
@@ -214,7 +214,7 @@ def _labels(locale: str) -> tuple[str, ...]:
         "table.projects", "table.current_trick", "table.tricks", "table.match_score"))
 
 
-def hand_embed(info: TableInfo, view: SeatView, hand_no: int, locale: str,
+def hand_embed(info: RenderInfo, view: SeatView, hand_no: int, locale: str,
                held: list[Card] | None = None) -> dict[str, Any]:
     """The private embed: status, the public state needed to play, the cards, us/them counts."""
     seat = view.seat
@@ -255,7 +255,7 @@ def hand_embed(info: TableInfo, view: SeatView, hand_no: int, locale: str,
     }
 
 
-def render_hand(info: TableInfo, view: SeatView, hand_no: int, locale: str,
+def render_hand(info: RenderInfo, view: SeatView, hand_no: int, locale: str,
                 card_emojis: Mapping[int, Mapping[str, Any]] | None = None) -> Payload:
     """The private message (DM or ephemeral reply) of ``view.seat`` for hand ``hand_no`` (0-based).
 
@@ -274,7 +274,7 @@ def render_hand(info: TableInfo, view: SeatView, hand_no: int, locale: str,
     }, loc)
 
 
-def render_plays_elsewhere(info: TableInfo, seat: int, hand_no: int, channel: str, locale: str) -> Payload:
+def render_plays_elsewhere(info: RenderInfo, seat: int, hand_no: int, channel: str, locale: str) -> Payload:
     """The DM of a player who plays in an ephemeral "My hand" view.
 
     It says plainly where play continues and shows no cards and no buttons, so it

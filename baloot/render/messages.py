@@ -11,7 +11,7 @@ from ..i18n.direction import orient_payload
 from .components import DANGER, button, rows
 from .custom_ids import LobbyId
 from .limits import CONTENT, clip
-from .model import Notice, Payload, TableInfo
+from .model import Notice, Payload, RenderInfo
 from .result import sheet_embed
 from .sections import notice_text
 from .table import NO_MENTIONS
@@ -36,7 +36,7 @@ def render_rules(locale: str, rules: Rules | None = None) -> Payload:
     return orient_payload({"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}, loc)
 
 
-def render_score_sheet(info: TableInfo, sheet: MatchSummary, locale: str | None = None,
+def render_score_sheet(info: RenderInfo, sheet: MatchSummary, locale: str | None = None,
                        viewer: int | None = None) -> Payload:
     """The score sheet of every hand (``/baloot score``), the winner once the match is over (R8).
 
@@ -47,7 +47,7 @@ def render_score_sheet(info: TableInfo, sheet: MatchSummary, locale: str | None 
                            "allowed_mentions": NO_MENTIONS}, loc)
 
 
-def render_notice(info: TableInfo, notice: Notice, locale: str | None = None) -> Payload:
+def render_notice(info: RenderInfo, notice: Notice, locale: str | None = None) -> Payload:
     """A one-line message (timeout, away/back, table resumed, DMs closed, joins...)."""
     loc = resolve_locale(locale if locale is not None else info.language)
     return _content(notice_text(notice, info, loc) or "", loc)

@@ -1,6 +1,6 @@
 """What the renderer needs besides the engine objects: the table's people and clock.
 
-The table service fills a :class:`TableInfo`; rendering never reads a clock,
+The table service fills a :class:`RenderInfo`; rendering never reads a clock,
 a database or Discord. Payloads are plain dicts shaped like Discord's JSON.
 """
 
@@ -39,7 +39,7 @@ class Notice:
 
 @quick_init
 @dataclass(frozen=True, slots=True)
-class TableInfo:
+class RenderInfo:
     """A table as the renderer sees it.
 
     ``table_id`` is a short id ([0-9A-Za-z_-], at most 32 characters; a channel

@@ -2,7 +2,7 @@
 
 :func:`table_picture` draws a PNG from a hand's :class:`~baloot.engine.view.PublicView`
 (never a seat's view: the picture cannot show a hidden card) and the
-renderer's :class:`~.model.TableInfo` (the names). ``viewer`` is the seat
+renderer's :class:`~.model.RenderInfo` (the names). ``viewer`` is the seat
 drawn at the bottom: ``None`` for the channel (seat 0 at the bottom, the teams
 by their names), a seat for that player's private view (the score as Us/Them,
 لنا/لهم). Play goes anticlockwise (R1): the next seat is on the bottom
@@ -49,7 +49,7 @@ from ..engine.view import PublicView, TrickView
 from ..i18n import resolve_locale, t
 from .card_art import DRAWING, RGB, AnyFont, card_face, font, suit_image
 from .emoji_text import Run, drawable, emoji_image, is_rtl, split_runs
-from .model import NAME_LIMIT, Payload, TableInfo
+from .model import NAME_LIMIT, Payload, RenderInfo
 from .text import action_text, default_bot_name, level_text
 
 WIDTH: Final = 800
@@ -159,7 +159,7 @@ def _trick_shown(view: PublicView) -> TrickView | None:
 
 
 def picture_state(
-    info: TableInfo,
+    info: RenderInfo,
     view: PublicView,
     viewer: int | None = None,
     locale: str | None = None,
@@ -734,7 +734,7 @@ def clear_cache(*, sprites: bool = False) -> None:
 
 
 def table_picture(
-    info: TableInfo,
+    info: RenderInfo,
     view: PublicView,
     viewer: int | None = None,
     locale: str | None = None,

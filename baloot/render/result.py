@@ -11,25 +11,25 @@ from ..i18n import t
 from ..i18n.direction import is_rtl
 from ..i18n.plural import count
 from .limits import DESCRIPTION, FIELD_VALUE, clip
-from .model import TableInfo
+from .model import RenderInfo
 from .text import cards_text, contract_text, level_text, project_name, seat_name, sort_cards, team_name
 
 GOLD: Final = 0xF1C40F
 GREEN: Final = 0x2ECC71
 
 
-def team_label(info: TableInfo, team: int, locale: str, viewer: int | None = None) -> str:
+def team_label(info: RenderInfo, team: int, locale: str, viewer: int | None = None) -> str:
     """A team by its players' names (``Ali & Omar``), or ``Us``/``Them`` for a seat's own view."""
     return team_name(info, team, locale, viewer=viewer)
 
 
-def team_key(info: TableInfo, team: int, key: str) -> str:
+def team_key(info: RenderInfo, team: int, key: str) -> str:
     """``key`` when ``team`` is named by its players (a pair: Arabic puts a dual verb after it,
     فازا), else ``key.team`` (``Team n``, singular: فاز)."""
     return key if info.names[team] is not None or info.names[team + 2] is not None else key + ".team"
 
 
-def pair_lines(info: TableInfo, values: list[int] | tuple[int, int], locale: str, viewer: int | None = None) -> str:
+def pair_lines(info: RenderInfo, values: list[int] | tuple[int, int], locale: str, viewer: int | None = None) -> str:
     """``Ali & Omar: 45`` and ``Badr & Dana: 30`` on two lines (``Us``/``Them`` for a seat, us first)."""
     order = (0, 1) if viewer is None or viewer & 1 == 0 else (1, 0)
     return "\n".join(t("table.score_line", locale, team=team_label(info, i, locale, viewer), points=values[i])
@@ -40,7 +40,7 @@ def _field(name: str, value: str, inline: bool = False) -> dict[str, Any]:
     return {"name": name, "value": clip(value, FIELD_VALUE), "inline": inline}
 
 
-def _rule_line(info: TableInfo, hand: HandSummary, winner: int, locale: str) -> str:
+def _rule_line(info: RenderInfo, hand: HandSummary, winner: int, locale: str) -> str:
     """How the hand's score was reached (R7): own points, all to the defenders, × level, kaboot, Gahwa."""
     level = hand.level or 1
     total = SUN_TOTAL if hand.sun else HOKUM_TOTAL
@@ -59,7 +59,7 @@ def _rule_line(info: TableInfo, hand: HandSummary, winner: int, locale: str) -> 
              total=total, pfactor=hand.project_factor)
 
 
-def sawa_field(info: TableInfo, view: PublicView, locale: str) -> dict[str, Any] | None:
+def sawa_field(info: RenderInfo, view: PublicView, locale: str) -> dict[str, Any] | None:
     """R12: who claimed the remaining tricks, and the cards the claim showed (public once claimed)."""
     if view.sawa is None:
         return None
@@ -70,7 +70,7 @@ def sawa_field(info: TableInfo, view: PublicView, locale: str) -> dict[str, Any]
                                                tricks=claimed, cards=cards))
 
 
-def winner_line(info: TableInfo, hand: HandSummary, locale: str) -> str:
+def winner_line(info: RenderInfo, hand: HandSummary, locale: str) -> str:
     """Who won a scored hand (R7): by more points, on the units digit of a tie, or by kaboot."""
     assert hand.winner is not None and hand.game_points is not None and hand.card_points is not None
     winner, game = hand.winner, hand.game_points
@@ -86,7 +86,7 @@ def winner_line(info: TableInfo, hand: HandSummary, locale: str) -> str:
 
 
 def compact_result_embed(
-    info: TableInfo, sheet: MatchSummary, index: int, locale: str, view: PublicView | None = None
+    info: RenderInfo, sheet: MatchSummary, index: int, locale: str, view: PublicView | None = None
 ) -> dict[str, Any] | None:
     """The end of hand ``index`` in a few lines: who won, the hand's score, the match.
 
@@ -109,7 +109,7 @@ def compact_result_embed(
 
 
 def breakdown_embed(
-    info: TableInfo, sheet: MatchSummary, index: int, locale: str, view: PublicView | None = None
+    info: RenderInfo, sheet: MatchSummary, index: int, locale: str, view: PublicView | None = None
 ) -> dict[str, Any] | None:
     """Card points → game points → projects and Baloot → winner → multiplier → hand score (R7)."""
     hand = sheet.hands[index]
@@ -157,7 +157,7 @@ def _sheet_contract(hand: HandSummary, locale: str) -> str:
     return text if level == 1 else f"{text} · {level_text(level, locale)}"
 
 
-def sheet_text(info: TableInfo, summary: MatchSummary, locale: str, budget: int = DESCRIPTION,
+def sheet_text(info: RenderInfo, summary: MatchSummary, locale: str, budget: int = DESCRIPTION,
                viewer: int | None = None) -> str:
     """The score sheet, one line per hand with running totals; the latest hands if it is long."""
     hands = summary.hands
@@ -187,7 +187,7 @@ def sheet_text(info: TableInfo, summary: MatchSummary, locale: str, budget: int 
     return "\n".join([*lines, *kept, total])
 
 
-def sheet_embed(info: TableInfo, summary: MatchSummary, locale: str, budget: int = DESCRIPTION,
+def sheet_embed(info: RenderInfo, summary: MatchSummary, locale: str, budget: int = DESCRIPTION,
                 viewer: int | None = None) -> dict[str, Any]:
     """The score sheet of every hand, and the winner once the match is over (R8).
     """

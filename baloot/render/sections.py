@@ -16,7 +16,7 @@ from ..engine.projects import Project
 from ..engine.view import PublicView, SeatView, TrickView
 from ..i18n import t
 from ..i18n.plural import count
-from .model import Notice, TableInfo
+from .model import Notice, RenderInfo
 from .text import (
     PLAIN_RANKING,
     TRUMP_RANKING,
@@ -51,7 +51,7 @@ def is_confirmation(bids: tuple[Action, ...], index: int) -> bool:
     return any(b.seat == action.seat and b.type is ActionType.HOKUM for b in bids[:index])
 
 
-def bid_lines(view: View, info: TableInfo, locale: str) -> str:
+def bid_lines(view: View, info: RenderInfo, locale: str) -> str:
     """Every bid in order, one per line: ``Ali: Pass``; the start of round two marked (R3.2:
     it comes after four passes in round one, R3.1 step A)."""
     if not view.bids:
@@ -69,7 +69,7 @@ def bid_lines(view: View, info: TableInfo, locale: str) -> str:
     return "\n".join(lines)
 
 
-def contract_line(view: View, info: TableInfo, locale: str) -> str | None:
+def contract_line(view: View, info: RenderInfo, locale: str) -> str | None:
     """``Hokum Hearts ♥ — Ali`` (or the Ashkal bidder for the taker); None while bidding."""
     if view.taker is None or view.contract is None:
         return None
@@ -86,7 +86,7 @@ def contract_line(view: View, info: TableInfo, locale: str) -> str | None:
     return t("table.contract_by", locale, contract=text, name=seat_name(info, view.taker, locale))
 
 
-def doubling_line(view: View, info: TableInfo, locale: str) -> str | None:
+def doubling_line(view: View, info: RenderInfo, locale: str) -> str | None:
     """The level, locked/open, and the chain (R4); None before doubling or with no double."""
     if view.level <= 1 and not any(a.type is not ActionType.PASS for a in view.doubling):
         return None
@@ -100,7 +100,7 @@ def doubling_line(view: View, info: TableInfo, locale: str) -> str | None:
     return f"{head}\n{chain}" if chain else head
 
 
-def project_lines(view: View, info: TableInfo, locale: str) -> str | None:
+def project_lines(view: View, info: RenderInfo, locale: str) -> str | None:
     """Declared projects: their kind when declared; after the first trick, which
     team won and the cards of the projects shown (R6.2: the losing team's are never shown)."""
     announced = [(seat, kinds) for seat, kinds in view.announced if kinds]
@@ -121,14 +121,14 @@ def project_lines(view: View, info: TableInfo, locale: str) -> str | None:
     return "\n".join(lines)
 
 
-def baloot_line(view: View, info: TableInfo, locale: str) -> str | None:
+def baloot_line(view: View, info: RenderInfo, locale: str) -> str | None:
     """``Baloot: Ali`` once the holder has played both K and Q of trumps (R6.3)."""
     if view.baloot_announced is None:
         return None
     return t("table.baloot_by", locale, baloot=t("baloot", locale), name=seat_name(info, view.baloot_announced, locale))
 
 
-def trick_lines(trick: TrickView, info: TableInfo, locale: str) -> str:
+def trick_lines(trick: TrickView, info: RenderInfo, locale: str) -> str:
     """The cards of a trick in play order, ``Ali: Q♥`` per line."""
     if not trick.cards:
         return t("table.trick_empty", locale, name=seat_name(info, trick.leader, locale))
@@ -154,7 +154,7 @@ def winning_seat(trick: TrickView, trump: int | None) -> int | None:
     return max(trick.cards, key=lambda played: strength(played[1]))[0]
 
 
-def winning_line(view: View, info: TableInfo, locale: str) -> str | None:
+def winning_line(view: View, info: RenderInfo, locale: str) -> str | None:
     """``Winning the trick: Ali`` while a trick is being played."""
     trick = view.current_trick
     if trick is None:
@@ -172,7 +172,7 @@ def up_card_text(view: View, locale: str) -> str | None:
     return card_text(view.up_card, locale) if view.phase == Phase.BIDDING else None
 
 
-def turn_line(view: View, info: TableInfo, locale: str) -> str | None:
+def turn_line(view: View, info: RenderInfo, locale: str) -> str | None:
     """``**Ali** to act — in 42 seconds`` with a Discord relative timestamp; once the table is closed, the
     line saying so (and by whom) instead: nobody is to act any more."""
     if info.closed is not None:
@@ -185,7 +185,7 @@ def turn_line(view: View, info: TableInfo, locale: str) -> str | None:
     return t("table.turn_line", locale, name=name, deadline=timestamp(info.turn_deadline))
 
 
-def notice_text(notice: Notice | None, info: TableInfo, locale: str) -> str | None:
+def notice_text(notice: Notice | None, info: RenderInfo, locale: str) -> str | None:
     """The table service's latest event in words."""
     if notice is None:
         return None

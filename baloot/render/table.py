@@ -21,7 +21,7 @@ from ..i18n.plural import count
 from .components import PRIMARY, SECONDARY, SUCCESS, button, rows
 from .custom_ids import BOT_LEVEL_NAMES, LobbyId, ReviewId, encode_result_id, encode_table_id
 from .limits import DESCRIPTION, EMBED_TOTAL, FIELD_VALUE, clip
-from .model import Payload, TableInfo
+from .model import Payload, RenderInfo
 from .result import breakdown_embed, compact_result_embed, pair_lines, sheet_embed, team_label
 from .sections import (
     baloot_line,
@@ -49,7 +49,7 @@ def _field(name: str, value: str | None, inline: bool = False) -> dict[str, Any]
     return {"name": name, "value": clip(value, FIELD_VALUE), "inline": inline}
 
 
-def teams_text(info: TableInfo, locale: str) -> str:
+def teams_text(info: RenderInfo, locale: str) -> str:
     """``**Team 1**: Ali & Omar`` per team (seats 0/2 and 1/3, R1)."""
     return "\n".join(
         t("table.team_line", locale, team=t("team.number", locale, n=team + 1),
@@ -58,7 +58,7 @@ def teams_text(info: TableInfo, locale: str) -> str:
     )
 
 
-def my_hand_components(info: TableInfo, locale: str, result: int | None = None, *,
+def my_hand_components(info: RenderInfo, locale: str, result: int | None = None, *,
                        live: bool = True) -> list[dict[str, Any]]:
     """The table message's "My hand" button row, with "Details" (hand ``result``'s R7 breakdown) and "Review"
     (its game review, :mod:`.review`) once it ended.
@@ -86,7 +86,7 @@ def _one_line(text: str | None, locale: str) -> str | None:
     return None if text is None else " · ".join(line for line in text.split("\n") if line)
 
 
-def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: int, locale: str,
+def table_embed(info: RenderInfo, view: PublicView, sheet: MatchSummary, index: int, locale: str,
                 pictured: bool = False) -> dict[str, Any]:
     """The state of hand ``index`` from its public view: seats, bids, contract, doubling, projects, tricks, turn.
 
@@ -129,7 +129,7 @@ def table_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: i
     }
 
 
-def _description(info: TableInfo, view: PublicView, sheet: MatchSummary, index: int, locale: str,
+def _description(info: RenderInfo, view: PublicView, sheet: MatchSummary, index: int, locale: str,
                  phase: bool) -> list[str]:
     """The turn and who holds the trick first, the deals folded in, how the hand ended, the notice."""
     description = [line for line in (turn_line(view, info, locale), winning_line(view, info, locale)) if line]
@@ -148,7 +148,7 @@ def _description(info: TableInfo, view: PublicView, sheet: MatchSummary, index: 
     return description
 
 
-def _pictured_embed(info: TableInfo, view: PublicView, sheet: MatchSummary, index: int,
+def _pictured_embed(info: RenderInfo, view: PublicView, sheet: MatchSummary, index: int,
                     locale: str) -> dict[str, Any]:
     """:func:`table_embed` beside the picture: about ten lines instead of forty."""
     trick = view.current_trick if view.current_trick is not None and view.current_trick.cards else None
@@ -184,7 +184,7 @@ def _embed_size(embed: dict[str, Any]) -> int:
 
 
 def render_table(
-    info: TableInfo, view: PublicView, sheet: MatchSummary, locale: str | None = None, index: int | None = None,
+    info: RenderInfo, view: PublicView, sheet: MatchSummary, locale: str | None = None, index: int | None = None,
     pictured: bool = False,
 ) -> Payload:
     """The table message of hand ``index`` (default: the match's latest hand), drawn from its public view.
@@ -229,7 +229,7 @@ def render_table(
 
 
 def render_result(
-    info: TableInfo, view: PublicView | None, sheet: MatchSummary, index: int, locale: str
+    info: RenderInfo, view: PublicView | None, sheet: MatchSummary, index: int, locale: str
 ) -> Payload | None:
     """The full end of hand ``index``: the R7 breakdown (card points → game points → projects and Baloot →
     winner → multiplier → score), answered privately to "Details"; None if that hand was not scored."""
@@ -243,7 +243,7 @@ def render_result(
                           loc)
 
 
-def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None, *, started: bool = False) -> Payload:
+def render_lobby(info: RenderInfo, rules: Rules, locale: str | None = None, *, started: bool = False) -> Payload:
     """The table before the match starts: who sits where, the target, the options.
 
     ``started``: the match has begun; the lobby message stays, saying so instead of "waiting for
@@ -278,7 +278,7 @@ def render_lobby(info: TableInfo, rules: Rules, locale: str | None = None, *, st
                            "allowed_mentions": NO_MENTIONS}, loc)
 
 
-def lobby_components(info: TableInfo, locale: str) -> list[dict[str, Any]]:
+def lobby_components(info: RenderInfo, locale: str) -> list[dict[str, Any]]:
     """The lobby's buttons: join team 1 / team 2, leave; add bots of a level; start."""
     table = info.table_id
     first = [

@@ -14,7 +14,7 @@ from ..engine.cards import RANKS, SUIT_SYMBOLS, SUITS, Card
 from ..engine.projects import Project
 from ..i18n import t
 from ..i18n.direction import is_rtl, isolate, rtl
-from .model import NAME_LIMIT, TableInfo
+from .model import NAME_LIMIT, RenderInfo
 
 _MARKDOWN: Final = str.maketrans({c: "\\" + c for c in "\\*_~`|>#[]()"})
 
@@ -173,7 +173,7 @@ def _display_name(raw: str) -> str:
     return isolate(escape(raw.strip()[:NAME_LIMIT]))
 
 
-def seat_name(info: TableInfo, seat: int, locale: str, *, marks: bool = True) -> str:
+def seat_name(info: RenderInfo, seat: int, locale: str, *, marks: bool = True) -> str:
     """A seat's display name, escaped, cut and isolated, with (bot)/(away) marks.
 
     A bot with the service's default name is named in the locale (``Bot 4``, ``بوت 4``) and gets
@@ -196,7 +196,7 @@ def seat_name(info: TableInfo, seat: int, locale: str, *, marks: bool = True) ->
     return name
 
 
-def team_name(info: TableInfo, team: int, locale: str, viewer: int | None = None) -> str:
+def team_name(info: RenderInfo, team: int, locale: str, viewer: int | None = None) -> str:
     """``Us``/``Them`` for a seat's private view; else the pair of names, or "Team n"."""
     if viewer is not None:
         return t("team.us" if viewer & 1 == team else "team.them", locale)

@@ -35,7 +35,7 @@ from .shown import TableState
 
 if TYPE_CHECKING:
     from baloot.engine.summary import MatchSummary
-    from baloot.render import TableInfo as RenderInfo
+    from baloot.render import RenderInfo
     from baloot.tables import HandSnapshot
 
     from .shared import Shared

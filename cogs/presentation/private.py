@@ -45,7 +45,7 @@ import discord
 
 from baloot.engine.errors import BalootError
 from baloot.engine.view import SeatView
-from baloot.render import Payload, TableInfo, render_hand, render_plays_elsewhere
+from baloot.render import Payload, RenderInfo, render_hand, render_plays_elsewhere
 from baloot.render.picture import table_picture
 from baloot.tables import StorageUnavailable
 
@@ -89,7 +89,7 @@ class Reach(IntEnum):
 
 
 def with_seat_picture(
-    runtime: Shared, channel: ChannelBoard, payload: Payload, info: TableInfo, view: SeatView, locale: str
+    runtime: Shared, channel: ChannelBoard, payload: Payload, info: RenderInfo, view: SeatView, locale: str
 ) -> Payload:
     """The private view with the table's picture from the player's own seat (TABLE_PICTURES=all).
 

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 import discord
 
 from baloot.i18n import resolve_locale
-from baloot.render import TableInfo as RenderInfo
-from baloot.render import table_info_from
+from baloot.render import RenderInfo, table_info_from
 from baloot.tables import TableService
 from baloot.tables.reviews import ReviewService
 

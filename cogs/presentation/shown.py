@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from baloot.engine.view import SeatView
-from baloot.render import Notice
-from baloot.render import TableInfo as RenderInfo
+from baloot.render import Notice, RenderInfo
 from baloot.tables import HandSnapshot, TableInfo, TableSnapshot, Version
 
 

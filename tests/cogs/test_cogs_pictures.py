@@ -12,7 +12,7 @@ from typing import Any, cast
 import pytest
 
 from baloot import Match, Rules, seat_view
-from baloot.render import Payload, TableInfo
+from baloot.render import Payload, RenderInfo
 from baloot.render.picture import FILENAME
 from cogs.presentation.channel import PICTURE_TABLES, Board, ChannelBoard
 from cogs.presentation.pictures import PictureWorker
@@ -78,7 +78,7 @@ def test_past_picture_tables_neither_the_channel_nor_a_private_view_gets_a_pictu
     hand = Match(Rules()).deal(random.Random(3))
     view = seat_view(hand, 2)
     runtime = cast(Any, SimpleNamespace(pictures="all", channel=board))
-    info = TableInfo("t", ("Ali", "Omar", "Saad", "Faisal"))
+    info = RenderInfo("t", ("Ali", "Omar", "Saad", "Faisal"))
     for active, drawn in ((1, True), (PICTURE_TABLES, True), (PICTURE_TABLES + 1, False)):
         board.boards = {table_id: Board() for table_id in range(active)}
         assert board.pictures_drawn() is drawn

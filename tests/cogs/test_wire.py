@@ -19,12 +19,12 @@ from discord.webhook.async_ import interaction_message_response_params
 from render_helpers import table_payload
 
 from baloot import Match, Rules, seat_view
-from baloot.render import Payload, TableInfo, render_hand
+from baloot.render import Payload, RenderInfo, render_hand
 from cogs.presentation.emojis import CARD_EMOJIS
 from cogs.transport.payloads import edit_args, message_args, send_args
 from cogs.transport.wire import UPDATE_MESSAGE, callback_message_id, message_callback, message_json, message_params
 
-INFO = TableInfo("4242", names=("Noura", "Fahad", "Reem", "Saad"))
+INFO = RenderInfo("4242", names=("Noura", "Fahad", "Reem", "Saad"))
 
 
 def without_defaults(body: dict[str, Any]) -> dict[str, Any]:

@@ -22,10 +22,10 @@ from baloot.engine.summary import summarize_match
 from baloot.engine.view import public_view
 from baloot.i18n.direction import ISOLATES, PDI, RLI, isolate, rtl_lines, strip_isolates
 from baloot.i18n.plural import count, plural_category
-from baloot.render import TableInfo, render_hand, render_rules, render_table
+from baloot.render import RenderInfo, render_hand, render_rules, render_table
 from baloot.render.text import card_text, sort_cards
 
-INFO = TableInfo("77", names=("Ali", "عمر", "Omar 2", "Bot 4"), is_bot=(False, False, False, True), language="ar")
+INFO = RenderInfo("77", names=("Ali", "عمر", "Omar 2", "Bot 4"), is_bot=(False, False, False, True), language="ar")
 BASES = ("R", "L")
 
 
@@ -173,7 +173,7 @@ def test_every_arabic_line_is_a_right_to_left_isolate() -> None:
     for text in (embed["title"], embed["description"], *(f["value"] for f in embed["fields"])):
         for line in text.split("\n"):
             assert line.startswith(RLI) and line.endswith(PDI), line
-    english = table_payload(TableInfo("77", names=("Ali", None, None, None)), playing_match(2), "en")
+    english = table_payload(RenderInfo("77", names=("Ali", None, None, None)), playing_match(2), "en")
     assert not set(english["embeds"][0]["title"]) & ISOLATES
 
 

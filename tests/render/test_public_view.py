@@ -25,10 +25,10 @@ from render_helpers import table_payload
 from baloot import ALL_CARDS, Card, Hand, Match, Rules
 from baloot.engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from baloot.engine.view import PublicView, SeatView, public_view, seat_view
-from baloot.render import TableInfo
+from baloot.render import RenderInfo
 from baloot.render.text import project_text
 
-INFO = TableInfo("4242", names=("Noura", "Fahad", "Reem", "Saad"))
+INFO = RenderInfo("4242", names=("Noura", "Fahad", "Reem", "Saad"))
 MANY = settings(max_examples=600, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 SOME = settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

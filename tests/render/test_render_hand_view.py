@@ -9,10 +9,10 @@ from render_helpers import table_payload
 
 from baloot import Action, ActionType, Card, Hand, Match, Phase, Rules, seat_view
 from baloot.i18n import t
-from baloot.render import TableInfo, check_limits, decode_action_id, render_hand
+from baloot.render import RenderInfo, check_limits, decode_action_id, render_hand
 from baloot.render.text import sort_cards
 
-INFO = TableInfo("77", names=("Ali", "Badr", "Chadi", "Dana"))
+INFO = RenderInfo("77", names=("Ali", "Badr", "Chadi", "Dana"))
 
 
 def labels(payload: dict[str, Any]) -> dict[str, Action]:

@@ -5,7 +5,7 @@ results worded with no verb whose subject is a player (no gender, no dual)."""
 from __future__ import annotations
 
 from baloot.i18n import t
-from baloot.render import Notice, TableInfo
+from baloot.render import Notice, RenderInfo
 from baloot.render.result import team_key, team_label
 from baloot.render.sections import notice_text
 from baloot.render.text import seat_name
@@ -16,14 +16,14 @@ def plain(text: str) -> str:
     return "".join(c for c in text if c not in "\u2066\u2067\u2068\u2069")
 
 
-INFO = TableInfo("t1", names=("Ali", "Badr", "Reem", "Bot 4"), is_bot=(False, False, False, True))
+INFO = RenderInfo("t1", names=("Ali", "Badr", "Reem", "Bot 4"), is_bot=(False, False, False, True))
 
 
 def test_a_default_named_bot_is_not_marked_twice() -> None:
     assert plain(seat_name(INFO, 3, "ar")) == "بوت 4"  # was "بوت ٤" (Arabic-Indic digit)
     assert plain(seat_name(INFO, 3, "en")) == "Bot 4"
     # A bot with another name still says it is a bot.
-    named = TableInfo("t1", names=("Ali", "Badr", "Reem", "Sahm"), is_bot=(False, False, False, True))
+    named = RenderInfo("t1", names=("Ali", "Badr", "Reem", "Sahm"), is_bot=(False, False, False, True))
     assert plain(seat_name(named, 3, "ar")) == "Sahm (آلي)"
     assert plain(seat_name(named, 3, "en")) == "Sahm (bot)"
 
@@ -37,7 +37,7 @@ def test_a_result_needs_no_gender_in_arabic() -> None:
     assert title == "الصكة لصالح Badr وبوت 4!"
     kaboot = t(team_key(INFO, 0, "result.kaboot_line"), "ar", team=team_label(INFO, 0, "ar"), kaboot="كبوت")
     assert "الأكلات الثماني كلها لصالح" in kaboot
-    empty = TableInfo("t1", names=("Ali", None, "Reem", None))
+    empty = RenderInfo("t1", names=("Ali", None, "Reem", None))
     assert plain(t(team_key(empty, 1, "result.winner_line"), "ar", team=team_label(empty, 1, "ar"))) \
         == "الجولة لصالح **الفريق 2**."
     assert t(team_key(empty, 1, "result.winner_line"), "en", team="Team 2") == "**Team 2** win the hand."

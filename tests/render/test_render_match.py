@@ -14,10 +14,10 @@ from baloot.engine.scoring import GAHWA
 from baloot.engine.summary import summarize_match
 from baloot.i18n import t
 from baloot.i18n.direction import rtl, strip_isolates
-from baloot.render import TableInfo, check_limits, render_result, render_score_sheet
+from baloot.render import RenderInfo, check_limits, render_result, render_score_sheet
 from baloot.render.text import team_name
 
-INFO = TableInfo("987654321", names=("Noura", "Fahad", "Reem", "Saad"))
+INFO = RenderInfo("987654321", names=("Noura", "Fahad", "Reem", "Saad"))
 
 
 def play_match(seed: int, rules: Rules, *, always_raise: bool = False, render_every_hand: bool = True,
@@ -78,7 +78,7 @@ def test_breakdown_matches_the_replay_summary_for_every_hand() -> None:
                 assert numbers(fields_of(compact[0])["Hand score"]) == summary["score"]
                 assert numbers(fields_of(compact[0])[f"Match score after hand {i + 1}"]) == running
                 buttons = [c["custom_id"] for row in payload["components"] for c in row["components"]]
-                assert buttons == ["bl:987654321:mine", f"bl:987654321:result:{i}"]
+                assert buttons == ["bl:987654321:mine", f"bl:987654321:result:{i}", f"bl:987654321:review:{i}:0:4"]
                 details = render_result(INFO, None, sheet, i, "en")
                 assert details is not None and details["components"] == []
                 embed = details["embeds"][0]

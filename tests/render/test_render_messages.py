@@ -13,7 +13,7 @@ from baloot.i18n.direction import strip_isolates
 from baloot.render import (
     LimitError,
     Notice,
-    TableInfo,
+    RenderInfo,
     check_limits,
     limit_problems,
     render_error,
@@ -23,7 +23,7 @@ from baloot.render import (
     render_text,
 )
 
-INFO = TableInfo("5", names=("Ali", None, "Sara", "**Bot**"), is_bot=(False, False, False, True),
+INFO = RenderInfo("5", names=("Ali", None, "Sara", "**Bot**"), is_bot=(False, False, False, True),
                  away=(True, False, False, False))
 
 

@@ -20,7 +20,7 @@ from baloot import Hand, Match, Rules
 from baloot.engine.cards import Card
 from baloot.engine.hand import Phase
 from baloot.engine.view import public_view, seat_view
-from baloot.render import TableInfo, card_art, emoji_text, picture
+from baloot.render import RenderInfo, card_art, emoji_text, picture
 from baloot.render.picture import (
     HEIGHT,
     PLATES,
@@ -70,7 +70,7 @@ def test_every_state_renders_at_the_right_size_for_every_viewer_and_name(seed: i
         if i % 3 and not hand.finished:  # every third state and each hand's end, all viewers
             continue
         names = NAMES[rng.randrange(len(NAMES))]
-        info = TableInfo("t", names, away=(False, True, False, False), language=rng.choice(("en", "ar")))
+        info = RenderInfo("t", names, away=(False, True, False, False), language=rng.choice(("en", "ar")))
         view = public_view(hand, hand.match_score)
         phases.add(view.phase)
         for viewer in (None, 0, 1, 2, 3):
@@ -91,7 +91,7 @@ def _cards_drawn(state: picture.PictureState) -> set[int]:
 @pytest.mark.parametrize("seed", range(4))
 def test_the_picture_shows_only_public_cards(seed: int) -> None:
     """Only the up card while bidding (R2.2) and cards already played (R5) are drawn, from any seat."""
-    info = TableInfo("t", NAMES[0])
+    info = RenderInfo("t", NAMES[0])
     for hand, _match in moments(seed, hands=2):
         view = public_view(hand, hand.match_score)
         public = {c.index for c in view.played} | {view.up_card.index}
@@ -106,12 +106,12 @@ def test_a_seat_view_is_refused() -> None:
     """The signature takes the PublicView: a SeatView (with its hidden hand) cannot be passed by mistake."""
     hand, _ = next(moments(0))
     with pytest.raises(TypeError, match="PublicView"):
-        table_picture(TableInfo("t", NAMES[0]), seat_view(hand, 0), None)  # type: ignore[arg-type]
+        table_picture(RenderInfo("t", NAMES[0]), seat_view(hand, 0), None)  # type: ignore[arg-type]
 
 
 def test_a_played_card_appears_in_front_of_its_player() -> None:
     """Playing a card changes the picture where that seat's trick card goes, and nowhere near the others."""
-    info = TableInfo("t", NAMES[0])
+    info = RenderInfo("t", NAMES[0])
     rng = random.Random(5)
     match = Match(Rules(), first_dealer=0)
     hand = match.deal(rng)
@@ -135,7 +135,7 @@ def test_a_played_card_appears_in_front_of_its_player() -> None:
 
 
 def test_the_turn_is_highlighted_on_the_plate_of_the_seat_to_move() -> None:
-    info = TableInfo("t", NAMES[0])
+    info = RenderInfo("t", NAMES[0])
     hand, _ = next(moments(1))
     view = public_view(hand, hand.match_score)
     assert view.to_move is not None
@@ -152,7 +152,7 @@ def test_the_turn_is_highlighted_on_the_plate_of_the_seat_to_move() -> None:
 def test_the_score_reads_us_and_them_for_a_seat_and_team_names_for_the_channel() -> None:
     hand, _ = next(moments(2))
     view = public_view(hand, (40, 12))
-    info = TableInfo("t", ("Ali", "Omar", "Saad", "Faisal"), language="ar")
+    info = RenderInfo("t", ("Ali", "Omar", "Saad", "Faisal"), language="ar")
     assert picture_state(info, view, 1).team_labels == (("لهم",), ("لنا",))
     assert picture_state(info, view, 1, locale="en").team_labels == (("Them",), ("Us",))
     channel = picture_state(info, view, None)
@@ -164,7 +164,7 @@ def test_hand_end_score_adds_the_hand_to_the_match() -> None:
     for hand, match in moments(3, hands=1):
         if hand.finished:
             view = public_view(hand, hand.match_score)
-            state = picture_state(TableInfo("t", NAMES[0]), view)
+            state = picture_state(RenderInfo("t", NAMES[0]), view)
             assert view.hand_score is not None
             assert state.score == (view.match_score[0] + view.hand_score[0], view.match_score[1] + view.hand_score[1])
             assert match.hands  # the match saw it
@@ -172,7 +172,7 @@ def test_hand_end_score_adds_the_hand_to_the_match() -> None:
 
 def test_the_same_state_is_served_from_the_cache_and_a_new_one_is_not() -> None:
     hand, _ = next(moments(4))
-    info = TableInfo("t", NAMES[1], language="ar")
+    info = RenderInfo("t", NAMES[1], language="ar")
     view = public_view(hand, hand.match_score)
     first = table_picture(info, view, 3)
     assert table_picture(info, view, 3) is first
@@ -204,7 +204,7 @@ def test_without_dejavu_pillows_default_font_draws_every_name() -> None:
     assert card_art.font(18) is not None
     for i, names in enumerate(NAMES):
         hand, _ = next(moments(i))
-        png = table_picture(TableInfo("t", names, language="ar" if i % 2 else "en"),
+        png = table_picture(RenderInfo("t", names, language="ar" if i % 2 else "en"),
                             public_view(hand, hand.match_score), i % 4)
         assert decode(png).size == (WIDTH, HEIGHT)
 
@@ -217,7 +217,7 @@ def test_a_bitmap_font_without_unicode_never_crashes(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(picture, "font", lambda size, bold=False: bitmap)
     for i, names in enumerate(NAMES):
         hand, _ = next(moments(i))
-        state = picture_state(TableInfo("t", names, language="ar"), public_view(hand, hand.match_score), None)
+        state = picture_state(RenderInfo("t", names, language="ar"), public_view(hand, hand.match_score), None)
         assert decode(draw_picture(state)).size == (WIDTH, HEIGHT)
 
 
@@ -229,7 +229,7 @@ def test_without_raqm_the_basic_layout_is_used(monkeypatch: pytest.MonkeyPatch) 
     picture.clear_cache(sprites=True)
     try:
         hand, _ = next(moments(6))
-        info = TableInfo("t", NAMES[1], language="ar")
+        info = RenderInfo("t", NAMES[1], language="ar")
         assert "\u2068" not in "".join(picture_state(info, public_view(hand, hand.match_score)).team_labels[0])
         assert decode(table_picture(info, public_view(hand, hand.match_score))).size == (WIDTH, HEIGHT)
     finally:
@@ -308,7 +308,7 @@ def test_tiles_give_the_very_picture_drawn_whole(seed: int) -> None:
     for i, (hand, _match) in enumerate(moments(seed + 10, hands=3)):
         if i % 3 and not hand.finished:
             continue
-        info = TableInfo("t", NAMES[rng.randrange(len(NAMES))], away=(rng.random() < 0.3, False, False, True),
+        info = RenderInfo("t", NAMES[rng.randrange(len(NAMES))], away=(rng.random() < 0.3, False, False, True),
                          language=rng.choice(("en", "ar")))
         state = picture_state(info, public_view(hand, hand.match_score), rng.choice((None, 0, 1, 2, 3)))
         assert draw_picture(state) == _reference(state)

@@ -19,7 +19,7 @@ from baloot import Hand, Match, Rules
 from baloot.engine.hand import Phase
 from baloot.engine.view import public_view
 from baloot.i18n import t
-from baloot.render import TableInfo, card_art, emoji_text, picture
+from baloot.render import RenderInfo, card_art, emoji_text, picture
 from baloot.render.picture import PLATES, WIDTH, picture_state, table_picture
 
 SHOWN_WIDTH = 400  # an 800 px picture in an embed is shown this wide
@@ -82,7 +82,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, int]]]:
 def _draw(names: tuple[str, str, str, str], which: str, viewer: int | None = None, language: str = "en",
           winner: int | None = None) -> Image.Image:
     hand, score = STATES[which]
-    info = TableInfo("t", names, language=language)
+    info = RenderInfo("t", names, language=language)
     png = table_picture(info, public_view(hand, score), viewer, winner=winner)
     image = Image.open(io.BytesIO(png)).convert("RGB")
     return image
@@ -125,7 +125,7 @@ def test_a_long_name_shrinks_before_it_is_cut(drawn: list[tuple[str, int]]) -> N
 
 def test_a_three_digit_score_is_drawn_whole(drawn: list[tuple[str, int]]) -> None:
     hand, score = STATES["end"]
-    info = TableInfo("t", LONG)
+    info = RenderInfo("t", LONG)
     table_picture(info, public_view(hand, score), None, score=(187, 143))
     texts = [text for text, _size in drawn]
     assert "187" in texts and "143" in texts  # the issue saw "187 (+…"
@@ -189,7 +189,7 @@ def test_the_match_s_last_picture_names_its_winners(drawn: list[tuple[str, int]]
 
 def test_the_winner_changes_the_picture_and_the_cache_key() -> None:
     hand, score = STATES["over"]
-    info = TableInfo("t", LONG)
+    info = RenderInfo("t", LONG)
     view = public_view(hand, score)
     assert picture_state(info, view, None, winner=WINNER) != picture_state(info, view, None)
     assert table_picture(info, view, None, winner=WINNER) != table_picture(info, view, None)
@@ -213,6 +213,6 @@ def test_a_bot_is_named_in_the_picture_as_in_the_text(language: str, bot: str) -
     """The Arabic picture said "Bot 2" beside a text saying "بوت 2"; a person who calls themself "Bot 4" keeps
     that name."""
     hand, score = STATES["playing"]
-    info = TableInfo("t", ("نورة", "Bot 2", "Bot 3", "Bot 4"), is_bot=(False, True, True, False), language=language)
+    info = RenderInfo("t", ("نورة", "Bot 2", "Bot 3", "Bot 4"), is_bot=(False, True, True, False), language=language)
     names = picture_state(info, public_view(hand, score)).names
     assert names == ("نورة", bot, bot.replace("2", "3"), "Bot 4")

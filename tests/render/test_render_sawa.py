@@ -14,11 +14,11 @@ from baloot import Match, Rules, seat_view
 from baloot.engine.actions import SAWA_ACTIONS
 from baloot.engine.cards import ALL_CARDS, iter_bits
 from baloot.i18n.direction import strip_isolates
-from baloot.render import TableInfo, check_limits, decode_action_id, render_hand
+from baloot.render import RenderInfo, check_limits, decode_action_id, render_hand
 from baloot.render.components import SUCCESS
 from baloot.render.text import card_text
 
-INFO = TableInfo("77", names=("Ali", "Badr", "Camil", "Dana"))
+INFO = RenderInfo("77", names=("Ali", "Badr", "Camil", "Dana"))
 LABELS = {"en": "Sawa (claim the rest)", "ar": "سوا (الباقي لي)"}
 
 

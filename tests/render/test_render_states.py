@@ -9,6 +9,7 @@ hidden card at all; every custom_id decodes back to its action and version.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,7 +17,8 @@ from render_helpers import table_payload
 
 from baloot import Action, ActionType, Hand, Match, Phase, Rules, seat_view
 from baloot.engine.cards import ALL_CARDS, Card, iter_bits
-from baloot.render import TableInfo, check_limits, decode_action_id, render_hand
+from baloot.render import RenderInfo, check_limits, decode_action_id, render_hand
+from baloot.render.custom_ids import ACTION_ID_TEMPLATE
 from baloot.render.model import Notice
 from baloot.render.text import card_text
 
@@ -44,9 +46,9 @@ def choose(hand: Hand, rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
-def table_info(rng: random.Random, game: int) -> TableInfo:
+def table_info(rng: random.Random, game: int) -> RenderInfo:
     names: tuple[str | None, ...] = tuple(rng.choice([f"Player{game}{s}", NASTY_NAMES[s], "عبدالله"]) for s in range(4))
-    return TableInfo(
+    return RenderInfo(
         table_id=str(10**17 + game * 7919),
         names=names,  # type: ignore[arg-type]
         is_bot=tuple(rng.random() < 0.3 for _ in range(4)),  # type: ignore[arg-type]
@@ -58,7 +60,7 @@ def table_info(rng: random.Random, game: int) -> TableInfo:
     )
 
 
-def random_states(seed: int, games: int, every: int) -> Iterator[tuple[TableInfo, Match]]:
+def random_states(seed: int, games: int, every: int) -> Iterator[tuple[RenderInfo, Match]]:
     """Match states along random games: every bid and double, one play in ``every``, each hand's end."""
     rng = random.Random(seed)
     for game in range(games):
@@ -113,7 +115,7 @@ def assert_no_hidden_cards(payload: dict[str, Any], hand: Hand, viewer: int | No
             assert card_text(card, locale) not in text, (viewer, card.text)
     for row in payload.get("components", []):
         for b in row["components"]:
-            if b["custom_id"].startswith("bl:") and b["custom_id"].count(":") == 5:
+            if re.fullmatch(ACTION_ID_TEMPLATE, b["custom_id"]):  # an action button (not a review's step)
                 action = decode_action_id(b["custom_id"]).action
                 assert action.card is None or action.card not in hidden
 
@@ -167,7 +169,7 @@ def test_random_states_render_within_limits_and_show_only_what_each_seat_may_see
 def test_table_message_follows_the_hand() -> None:
     rng = random.Random(5)
     match = Match(Rules())
-    info = TableInfo("42", names=("A1", "B2", "C3", "D4"), turn_deadline=1_800_000_000)
+    info = RenderInfo("42", names=("A1", "B2", "C3", "D4"), turn_deadline=1_800_000_000)
     hand = match.deal(rng)
     first = table_payload(info, match, "en")["embeds"][0]
     assert "Up card" in [f["name"] for f in first["fields"]]

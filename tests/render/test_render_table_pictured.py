@@ -19,7 +19,7 @@ from baloot.engine.hand import Phase
 from baloot.engine.summary import summarize_match
 from baloot.engine.view import public_view
 from baloot.i18n import t
-from baloot.render import TableInfo
+from baloot.render import RenderInfo
 from baloot.render.table import render_table
 
 NAMES = ("Ali", "Omar", "Saad", "Faisal")
@@ -45,7 +45,7 @@ def _states(seed: int) -> list[tuple[Any, Any]]:
 @pytest.mark.parametrize("language", ["en", "ar"])
 @pytest.mark.parametrize("seed", range(3))
 def test_beside_the_picture_the_text_is_short_and_does_not_repeat_it(seed: int, language: str) -> None:
-    info = TableInfo("t", NAMES, turn_deadline=1_900_000_000, language=language)
+    info = RenderInfo("t", NAMES, turn_deadline=1_900_000_000, language=language)
     longest = 0
     for view, sheet in _states(seed):
         full = render_table(info, view, sheet, language)["embeds"][0]
@@ -71,6 +71,6 @@ def test_beside_the_picture_the_text_is_short_and_does_not_repeat_it(seed: int, 
 
 def test_without_a_picture_the_full_text_stays() -> None:
     view, sheet = _states(1)[-1]
-    info = TableInfo("t", NAMES)
+    info = RenderInfo("t", NAMES)
     names = " | ".join(f["name"] for f in render_table(info, view, sheet, "en")["embeds"][0]["fields"])
     assert t("table.teams", "en") in names and t("table.dealer", "en") in names

@@ -18,10 +18,10 @@ from baloot.engine.summary import HandSummary
 from baloot.engine.view import PublicView
 from baloot.i18n import t
 from baloot.i18n.direction import strip_isolates
-from baloot.render import TableInfo, render_lobby
+from baloot.render import RenderInfo, render_lobby
 from baloot.render.result import sawa_field, winner_line
 
-INFO = TableInfo("77", names=("Ali", "Badr", "Camil", "Dana"))
+INFO = RenderInfo("77", names=("Ali", "Badr", "Camil", "Dana"))
 
 
 def claim(tricks_left: int) -> PublicView:
