@@ -295,6 +295,38 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         ALTER TABLE seats ADD COLUMN end_vote INTEGER NOT NULL DEFAULT 0
         """,
     ),
+    (
+        10,
+        """
+        CREATE TABLE quick_queue (
+            user_id {ID} PRIMARY KEY,
+            entry_id {ID} NOT NULL,
+            guild_id {ID} NOT NULL,
+            display_name TEXT NOT NULL,
+            language TEXT,
+            mu {FLOAT} NOT NULL,
+            sigma {FLOAT} NOT NULL,
+            queued_at {FLOAT} NOT NULL,
+            dm_channel_id {ID},
+            message_id {ID}
+        );
+        CREATE INDEX quick_queue_by_entry ON quick_queue (entry_id);
+        CREATE TABLE quick_seats (
+            table_id {ID} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            user_id {ID} NOT NULL,
+            guild_id {ID} NOT NULL,
+            PRIMARY KEY (table_id, user_id)
+        );
+        CREATE TABLE quick_reports (
+            id {AUTO_ID},
+            table_id {ID} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            reporter_id {ID} NOT NULL,
+            reported_id {ID} NOT NULL,
+            created_at {FLOAT} NOT NULL,
+            UNIQUE (table_id, reporter_id, reported_id)
+        )
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (rebuilt from the records at will),
@@ -305,7 +337,9 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
 here, one row per user; the oldest table wins where processes had already seated a user twice),
 8 shard leases: which bot process drives the tables of each shard, with an epoch every table
 write checks (:mod:`.leases`), 9 a seated player's vote to end the table (``seats.end_vote``:
-accepted and announced, so kept across a restart; cleared when the seat changes hands or is left)."""
+accepted and announced, so kept across a restart; cleared when the seat changes hands or is left),
+10 quick match (:mod:`.quick`): the queue shared by every process (one row per waiting user), each quick-match
+player's own server (their statistics go there) and the reports of players at quick-match tables."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 
