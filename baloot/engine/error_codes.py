@@ -123,10 +123,15 @@ class ErrorCode(StrEnum):
     TABLE_ELSEWHERE = "table_elsewhere"
     TABLE_RESTARTING = "table_restarting"
     LAST_PLAYER = "last_player"
+    QUEUED_ALREADY = "queued_already"  # quick match: already waiting in the queue
+    NOT_QUEUED = "not_queued"  # quick match: not (or no longer) in the queue
+    BOTS_NOT_YET = "bots_not_yet"  # quick match: "Play now with bots" before the documented wait
+    QUICK_ONLY = "quick_only"  # quick match: a report at a table that is not a quick match
 
     # -- the Discord layer (cogs) ----------------------------------------------------------
     BOT_PERMISSIONS = "bot_permissions"
     THREAD_FAILED = "thread_failed"
+    DMS_CLOSED = "dms_closed"  # quick match: the bot cannot send the player direct messages
 
 
 ErrorParams = Mapping[str, str | int]
@@ -145,6 +150,7 @@ CODE_PARAMS: Final[Mapping[ErrorCode, frozenset[str]]] = {
     ErrorCode.NEED_FOUR: frozenset({"seated"}),
     ErrorCode.BAD_OPTION: frozenset({"detail"}),
     ErrorCode.BOT_PERMISSIONS: frozenset({"missing"}),
+    ErrorCode.BOTS_NOT_YET: frozenset({"seconds"}),
 }
 """The parameters a code carries (none when absent): ``suit`` a suit index,
 ``seat`` the seat to move, ``count`` a number of cards, ``allowed`` comma-separated action types (R10

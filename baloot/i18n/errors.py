@@ -107,6 +107,11 @@ CODE_KEYS: Final[Mapping[ErrorCode, str]] = {
     E.TABLE_ELSEWHERE: "error.table_elsewhere",
     E.TABLE_RESTARTING: "error.table_restarting",
     E.LAST_PLAYER: "error.last_player",
+    E.QUEUED_ALREADY: "error.queued_already",
+    E.NOT_QUEUED: "error.not_queued",
+    E.BOTS_NOT_YET: "error.bots_not_yet",
+    E.QUICK_ONLY: "error.quick_only",
+    E.DMS_CLOSED: "error.dms_closed",
     E.BOT_PERMISSIONS: "error.bot_permissions",
     E.THREAD_FAILED: "error.thread_failed",
 }
@@ -137,6 +142,10 @@ SERVICE_ERRORS: Final = (
     "error.bad_option",
     "error.table_elsewhere",
     "error.table_restarting",
+    "error.queued_already",
+    "error.not_queued",
+    "error.bots_not_yet",
+    "error.quick_only",
     "error.busy",
     "error.internal",
 )

@@ -118,3 +118,27 @@ class BadOption(TableError):
     def __init__(self, message: str | None = None, *, params: ErrorParams | None = None) -> None:
         detail = message or self.default
         super().__init__(detail, params={"detail": detail, **(params or {})})
+
+
+class QueuedAlready(TableError):
+    """Quick match: the user (or their partner) already waits in the queue; nothing changed."""
+
+    default = "You are already waiting for a quick match."
+    default_code = ErrorCode.QUEUED_ALREADY
+
+
+class NotQueued(TableError):
+    """Quick match: the user is not in the queue (a stale queue button, or matched meanwhile)."""
+
+    default = "You are not waiting for a quick match."
+    default_code = ErrorCode.NOT_QUEUED
+
+
+class BotsNotYet(TableError):
+    """Quick match: **Play now with bots** before the documented wait (``matching.BOTS_OFFER_AFTER``)."""
+
+    default = "Bots are offered after a short wait; keep waiting a little."
+    default_code = ErrorCode.BOTS_NOT_YET
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(params={"seconds": seconds})

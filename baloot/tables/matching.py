@@ -20,8 +20,9 @@ is accepted when both of these hold for the longest waiter among them (the
   :data:`BALANCE_WIDENS_AFTER` (60 s), then widening by
   :data:`BALANCE_PER_SECOND` to any balance at :data:`OPEN_AFTER`.
 
-Among the acceptable groups of an anchor the matcher takes the most balanced
-one (ties: the smaller spread, then the longer waiters). Every entry is in at
+Among the acceptable groups of an anchor the matcher takes one whose entries
+prefer no two different languages if it can, then the most balanced one
+(ties: the smaller spread, then the longer waiters). Every entry is in at
 most one group, so **a player is never matched twice** by one call; storage
 makes that hold across calls and processes (the queue rows are deleted in the
 transaction that seats them). After :data:`BOTS_OFFER_AFTER` seconds a waiting
@@ -72,6 +73,8 @@ class Entry:
 
     players: tuple[Player, ...]
     queued_at: float
+    language: str | None = None
+    """The language the entry prefers (None: any); a group sharing one is preferred among acceptable ones."""
 
     def __post_init__(self) -> None:
         if len(self.players) not in (1, 2):
@@ -184,13 +187,14 @@ def find_matches(queue: Sequence[Entry], now: float) -> list[Match]:
         spread_cap, balance_cap = spread_allowed(waited), balance_allowed(waited)
         others = [e for e in waiting if e.key not in used and e.key != anchor.key]
         others.sort(key=lambda e: (abs(e.mean_mu - anchor.mean_mu), e.queued_at, e.key))
-        best: tuple[tuple[float, float, float], Match] | None = None
+        best: tuple[tuple[float, float, float, float], Match] | None = None
         for group in _groups(anchor, others[:NEAREST]):
             match = best_teams(group)
             off = abs(match.win_chance - 0.5)
             if match.spread > spread_cap or off > balance_cap + 1e-12:
                 continue
-            rank = (round(off, 6), round(match.spread, 6), sum(e.queued_at for e in group))
+            languages = len({e.language for e in group if e.language is not None})
+            rank = (float(languages > 1), round(off, 6), round(match.spread, 6), sum(e.queued_at for e in group))
             if best is None or rank < best[0]:
                 best = (rank, match)
         if best is not None:
