@@ -34,10 +34,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from baloot.storage import Storage  # noqa: E402
-from baloot.tables import TableService  # noqa: E402
-from baloot.tables.matching import win_chance  # noqa: E402
-from baloot.tables.matching import Player  # noqa: E402
+from baloot.storage import Storage
+from baloot.tables import TableService
+from baloot.tables.matching import (
+    Player,
+    win_chance,
+)
 
 
 class SimClock:
