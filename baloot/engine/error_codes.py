@@ -155,7 +155,7 @@ CODE_PARAMS: Final[Mapping[ErrorCode, frozenset[str]]] = {
 """The parameters a code carries (none when absent): ``suit`` a suit index,
 ``seat`` the seat to move, ``count`` a number of cards, ``allowed`` comma-separated action types (R10
 names), ``action`` an action type, ``seated`` a count, ``detail`` free text, ``missing`` comma-separated
-permission names (discord.py's, e.g. ``embed_links,attach_files``; see :data:`PERMISSIONS`)."""
+permission names (discord.py's, e.g. ``embed_links,attach_files``; see :data:`PERMISSIONS`), ``seconds`` a wait."""
 
 PERMISSIONS: Final = (
     "view_channel", "send_messages", "send_messages_in_threads", "create_public_threads", "embed_links", "attach_files",

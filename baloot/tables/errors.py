@@ -140,5 +140,5 @@ class BotsNotYet(TableError):
     default = "Bots are offered after a short wait; keep waiting a little."
     default_code = ErrorCode.BOTS_NOT_YET
 
-    def __init__(self, seconds: int) -> None:
+    def __init__(self, seconds: int = 0) -> None:
         super().__init__(params={"seconds": seconds})
