@@ -144,7 +144,6 @@ SERVICE_ERRORS: Final = (
     "error.table_restarting",
     "error.queued_already",
     "error.not_queued",
-    "error.bots_not_yet",
     "error.quick_only",
     "error.busy",
     "error.internal",
