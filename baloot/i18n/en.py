@@ -194,6 +194,19 @@ _TABLE: Final = {
     "lobby.start": "Start",
     "lobby.quit": "Leave and close the table",
     "button.my_hand": "My hand",
+    # Quick match: the queue's private message and its buttons (baloot/render/quick.py).
+    "button.quick": "Quick match",
+    "button.leave_queue": "Leave queue",
+    "button.play_bots": "Play now with bots",
+    "quick.title": "Quick match",
+    "quick.waiting": "Looking for players across every server: {found} of 4 found.",
+    "quick.who": "Waiting now: {names}",
+    "quick.bots_offer": "No table yet? You can play now, with bots in the empty seats.",
+    "quick.found": "Table found! Your match is played here, in these direct messages: your cards are below.",
+    "quick.left": "You left the quick-match queue.",
+    "quick.queued": "You are in the quick-match queue. I sent you a direct message: it shows who is waiting, "
+                    "and your match is played there.",
+    "quick.reported": "Thank you: your report is stored with this table's record.",
     "button.details": "Details",
 }
 
