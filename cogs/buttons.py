@@ -42,6 +42,7 @@ from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableRestarti
 from .presentation.emojis import CARD_EMOJIS
 from .presentation.private import Shown, with_seat_picture
 from .presentation.runtime import Runtime, runtime_of
+from .quick import QuickButton
 from .replies import (
     BadInput,
     NotYourHand,
@@ -332,7 +333,7 @@ class ResultButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RESU
         await show_result(interaction, parse_id(table_id), hand_no)
 
 
-DYNAMIC_ITEMS = (ActionButton, TableButton, LobbyButton, ResultButton)
+DYNAMIC_ITEMS = (ActionButton, TableButton, LobbyButton, ResultButton, QuickButton)
 """What ``bot.py`` registers in ``setup_hook`` (``bot.add_dynamic_items``)."""
 
 

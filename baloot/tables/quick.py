@@ -30,7 +30,7 @@ from ..storage.rows import SeatRow, TableStatus
 from . import matching, options
 from .base import ServiceBase
 from .errors import AlreadySeated, BadOption, BotsNotYet, NotAllowed, NotQueued, QueuedAlready, TableElsewhere
-from .events import TableCreated
+from .events import TableCreated, TableResumed
 from .info import TableInfo
 from .live import LiveTable
 
@@ -219,10 +219,17 @@ class QuickOps(ServiceBase):
         return infos
 
     async def _start_quick(self, table: LiveTable) -> TableInfo:
+        """Drive a quick table: new (``TableCreated``, then its first deal) or already playing (stored before a
+        restart, or by another process: ``TableResumed``, so its players' DM messages are edited, not sent anew)."""
         self._register(table)
         async with table.lock:
             info = table.info()
-            await self.announcer.emit(table, TableCreated(table_id=table.id, channel_id=table.channel_id, table=info))
+            if table.status == TableStatus.OPEN:
+                await self.announcer.emit(table, TableCreated(table_id=table.id, channel_id=table.channel_id,
+                                                              table=info))
+            else:
+                await self.announcer.emit(table, TableResumed(table_id=table.id, channel_id=table.channel_id,
+                                                              table=info))
             if table.status == TableStatus.OPEN:
                 await self.referee.start_match(table)
             elif table.match is not None and table.match.needs_deal:

@@ -18,7 +18,7 @@ from baloot.storage import Storage, TableStatus
 from baloot.storage.quick import QUICK_GUILD_ID
 from baloot.tables import AlreadySeated, BadOption, NotAllowed, ShardLeases, TableElsewhere, TableService
 from baloot.tables.errors import BotsNotYet, NotQueued, QueuedAlready
-from baloot.tables.events import MatchFinished, TableCreated
+from baloot.tables.events import MatchFinished, TableCreated, TableResumed
 from baloot.tables.info import TableInfo
 from baloot.tables.matching import BOTS_OFFER_AFTER
 from baloot.tables.quick import QueueState
@@ -165,7 +165,7 @@ async def test_a_restart_adopts_the_quick_table_and_plays_on(database: str | Pat
         assert await service.resume_all() == []  # a quick table is the matcher's to adopt
         [again] = await service.match_quick()
         assert again.id == info.id and again.version == before
-        assert isinstance(recorder.events[0], TableCreated)
+        assert isinstance(recorder.events[0], TableResumed)  # its DM messages are edited, not sent anew
         await play_to_end(service, info.id, rng)
     finally:
         await service.close()
