@@ -38,9 +38,10 @@ from baloot.render import (
 )
 from baloot.render.custom_ids import PREFIX, CustomIdError
 from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableRestarting
+from baloot.tables.quick import is_quick
 
 from .presentation.emojis import CARD_EMOJIS
-from .presentation.private import Shown, with_seat_picture
+from .presentation.private import Shown, with_seat_picture, with_table
 from .presentation.runtime import Runtime, runtime_of
 from .quick import QuickButton
 from .replies import (
@@ -76,6 +77,8 @@ def hand_payload(runtime: Runtime, hand: PlayerHand, locale: str) -> tuple[Paylo
     else:
         info = table_info_from(state.info, deadline=hand.deadline, default_language=runtime.language_of(state))
     payload = render_hand(info, hand.view, hand.hand_no, locale, CARD_EMOJIS.json_by_card)
+    if is_quick(state.channel_id):  # no channel: the table's public message and picture go with the hand
+        return with_table(runtime, state, payload, info, hand.view, locale), (hand.version, False)
     return with_seat_picture(runtime, runtime.channel, payload, info, hand.view, locale), (hand.version, False)
 
 

@@ -105,6 +105,19 @@ def with_seat_picture(
     return attach_picture(payload, lambda: table_picture(info, public, view.seat, locale))
 
 
+def with_table(runtime: Shared, state: TableState, hand: Payload, info: TableInfo, view: SeatView,
+               locale: str) -> Payload:
+    """A quick-match table has no channel: the table's public message (bids, tricks, scores, notices, the
+    match's end) goes above the player's hand in their one DM message, and its picture always goes with it
+    (from the player's own seat)."""
+    sheet, public = state.snapshot.sheet, view.public
+    if public is None or sheet is None:
+        return hand
+    table = render_table(runtime.render_info(state), public, sheet, locale, pictured=True)
+    folded: Payload = {**hand, "embeds": [*table.get("embeds", []), *hand.get("embeds", [])][:10]}
+    return attach_picture(folded, lambda: table_picture(info, public, view.seat, locale))
+
+
 @dataclass
 class Viewer:
     """One seated player's private message(s)."""
@@ -226,23 +239,12 @@ class PrivateHands:
             return render_plays_elsewhere(info, seat, hand_no, f"<#{state.channel_id}>", locale), (version, False)
         rendered = render_hand(info, view, hand_no, locale, CARD_EMOJIS.json_by_card)
         if is_quick(state.channel_id):
-            payload = self._with_table(state, rendered, info, view, locale)
+            payload = with_table(self.runtime, state, rendered, info, view, locale)
         else:
             payload = with_seat_picture(self.runtime, self.channel, rendered, info, view, locale)
         if state.closed:
             payload["components"] = []
         return payload, (version, state.closed)
-
-    def _with_table(self, state: TableState, hand: Payload, info: TableInfo, view: SeatView, locale: str) -> Payload:
-        """A quick-match table has no channel: the table's public message (bids, tricks, scores, notices, the
-        match's end) goes above the player's hand in their one DM message, and its picture always goes with it
-        (from the player's own seat)."""
-        sheet, public = state.snapshot.sheet, view.public
-        if public is None or sheet is None:
-            return hand
-        table = render_table(self.runtime.render_info(state), public, sheet, locale, pictured=True)
-        folded: Payload = {**hand, "embeds": [*table.get("embeds", []), *hand.get("embeds", [])][:10]}
-        return attach_picture(folded, lambda: table_picture(info, public, view.seat, locale))
 
     async def _run(self, viewer: Viewer) -> None:
         failures = 0

@@ -1,0 +1,81 @@
+"""End to end: quick match — four people of four servers queue, are matched and play a whole match in DMs.
+
+The real bot process against the Discord stand-in: ``/baloot quick`` in each
+server, the queue message in each player's DMs edited live, the matcher's
+table played in DMs only (no server sees a message of it), rated in each
+player's own server. Refusals (DMs closed, queued twice, a stale Leave queue
+button) are private and change nothing.
+"""
+
+from __future__ import annotations
+
+import types
+from pathlib import Path
+
+from fakediscord import DiscordEnv, Message
+from test_bot_harness import BotTable, Player, bot_env, contract_policy
+
+NAMES = ("amal", "badr", "camil", "dana")
+
+
+def queue_message(player: Player) -> Message | None:
+    return next((m for m in player.person.dms() if m.embeds and m.embeds[0].get("title") == "Quick match"), None)
+
+
+async def quick_four(env: DiscordEnv, tmp: Path, **settings: str) -> tuple[list[Player], list[object], object]:
+    guilds = [env.create_guild(f"Server {i}") for i in range(4)]
+    channels = [env.create_channel(g, "general") for g in guilds]
+    players = [Player(env.create_user(name).join(guilds[i])) for i, name in enumerate(NAMES)]
+    db = tmp / "baloot.db"
+    bot = await env.start_bot("bot.py", env=bot_env(db, **settings))
+    return players, channels, (bot, db, guilds)
+
+
+async def test_four_servers_quick_match_played_in_dms(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    env = discord_env
+    players, channels, (bot, db, guilds) = await quick_four(env, tmp_path)
+    # refused before queueing: DMs closed (nothing queued, nothing sent)
+    closed = env.create_user("zed", accepts_dms=False).join(guilds[0])  # type: ignore[attr-defined]
+    refused = await closed.slash("baloot", "quick", channel=channels[0])
+    assert refused.ephemeral and "direct messages" in (refused.message.content if refused.message else "")
+    for i, player in enumerate(players):
+        answer = await player.person.slash("baloot", "quick", channel=channels[i])
+        assert answer.ephemeral and answer.message is not None and "queue" in answer.message.content, answer
+        if i == 0:  # queued twice: refused privately, nothing changed
+            again = await player.person.slash("baloot", "quick", channel=channels[i])
+            assert again.ephemeral and again.message is not None and "already" in again.message.content
+        if i < 3:
+            shown = await env.wait_for(lambda p=player: queue_message(p), 5)
+            assert "of 4 found" in shown.embeds[0]["description"]
+    # the matcher's round seats them: every queue message says so, and the hand comes in a DM
+    for player in players:
+        await env.wait_for(lambda p=player: (m := queue_message(p)) is not None
+                           and "Table found" in m.embeds[0]["description"] and not m.components, 10)
+    table_row = await env.wait_for(lambda: BotTable(env, None, None, [], bot, db).query(  # type: ignore[arg-type]
+        "SELECT id FROM tables WHERE guild_id = 0"), 10)
+    table_id = int(table_row[0][0])
+    table = BotTable(env, guilds[0], types.SimpleNamespace(id=-table_id), players, bot, db)  # type: ignore[arg-type]
+    for row in table.query("SELECT seat, user_id FROM seats WHERE table_id = ?", (table_id,)):
+        next(p for p in players if p.person.id == row["user_id"]).seat = int(row["seat"])
+    # a stale Leave queue press: the queue message has no buttons left; the service refuses a leave of no entry
+    hands = 0
+    while table.status() == "playing":
+        assert await table.play_hand(contract_policy("sun")) > 0
+        hands += 1
+        table.assert_private()
+        assert hands < 30
+    assert table.status() == "finished"
+    # the DM shows the table's public message (the score) above the hand, with the picture
+    for player in players:
+        views = [m for m in player.person.dms() if m is not queue_message(player)]
+        assert len(views) == 1, [m.embeds for m in views]  # one DM message, edited all match long
+        assert len(views[0].embeds) >= 2 and views[0].attachments
+    # nobody's server saw a message of the table
+    for i, channel in enumerate(channels):
+        assert not [m for m in players[i].person.messages(channel) if m.author.bot and not m.ephemeral_for]
+    # rated in each player's own server
+    for i, player in enumerate(players):
+        rated = table.query("SELECT rated_matches FROM player_ratings WHERE guild_id = ? AND user_id = ?",
+                            (guilds[i].id, player.person.id))
+        assert rated and rated[0][0] == 1
+    table.assert_clean_log()
