@@ -12,8 +12,10 @@ from __future__ import annotations
 import types
 from pathlib import Path
 
-from fakediscord import DiscordEnv, Message
+from fakediscord import BotProcess, DiscordEnv, Message
+from pg_cluster import Cluster
 from test_bot_harness import BotTable, Player, bot_env, contract_policy
+from test_bot_shards import COUNT, RANGES, SUN, PgReader, PgTable, guild_on
 
 NAMES = ("amal", "badr", "camil", "dana")
 
@@ -79,3 +81,64 @@ async def test_four_servers_quick_match_played_in_dms(discord_env: DiscordEnv, t
                             (guilds[i].id, player.person.id))
         assert rated and rated[0][0] == 1
     table.assert_clean_log()
+
+
+async def test_four_servers_two_processes_on_postgresql_one_killed_mid_match(
+    discord_env: DiscordEnv, pg_cluster: Cluster, tmp_path: Path
+) -> None:
+    """Two bot processes (shards 0, 1 and 2, 3 of 4) on one PostgreSQL: four people of four servers, two
+    on each process's shards, queue from their servers; the process holding shard 0 (the quick-match tables,
+    and the DMs) matches them; mid-match it is SIGKILLed and restarted, adopts the table and play goes on to
+    the end, each action stored once, in the same DM messages."""
+    env = discord_env
+    env.max_concurrency = 2
+    url = await pg_cluster.new_database()
+    reader = PgReader(url)
+    guilds = [guild_on(env, shard) for shard in (1, 3, 1, 3)]  # two on each process
+    channels = [env.create_channel(g, "general") for g in guilds]
+    players = [Player(env.create_user(f"{name}{i}").join(guilds[i])) for i, name in enumerate(NAMES)]
+    bots: dict[int, BotProcess] = {}
+    for p in (0, 1):
+        settings = bot_env(tmp_path / f"unused-{p}.db", DATABASE_URL=url, SHARD_COUNT=str(COUNT),
+                           SHARD_IDS=",".join(map(str, RANGES[p])), TABLE_PICTURES="0")
+        bots[p] = await env.start_bot("bot.py", env=settings, expect_commands=p == 0)
+    try:
+        await env.wait_for(lambda: sorted(s.shard for s in env.gateway.sessions) == [(s, COUNT) for s in range(4)], 20)
+        for i, player in enumerate(players):
+            answer = await player.person.slash("baloot", "quick", channel=channels[i])
+            assert answer.ephemeral and answer.message is not None and "queue" in answer.message.content, answer
+        rows = await env.wait_for(lambda: reader.query("SELECT id FROM tables WHERE guild_id = 0") or None, 15)
+        table_id = int(rows[0][0])
+        table = PgTable(env, guilds[0], types.SimpleNamespace(id=-table_id), players, bots[0],  # type: ignore[arg-type]
+                        Path("unused"))
+        table.reader = reader
+        for row in reader.query("SELECT seat, user_id FROM seats WHERE table_id = ?", (table_id,)):
+            next(p for p in players if p.person.id == row["user_id"]).seat = int(row["seat"])
+        assert await table.play_hand(SUN) > 0  # a whole hand, then a few actions of the next
+        for _ in range(3):
+            assert await table.step(SUN)
+        turn = await table.wait_turn()
+        assert turn is not None
+        await bots[0].kill()
+        await bots[0].start(wait_ready=False, expect_commands=False)
+        await env.wait_for(lambda: "took over shards [0, 1] from " in bots[0].output
+                           and env.gateway.sessions_of(guilds[0].id), 60)
+        assert await table.step(SUN)  # the turn open at the crash, pressed on the same DM message
+        hands = 0
+        while table.status() == "playing":
+            assert await table.play_hand(SUN) >= 0
+            hands += 1
+            assert hands < 30
+        assert table.status() == "finished"
+        stored = [(a["seat"], a["type"]) for h in table.record()["hands"] for a in h["actions"]]
+        assert [seat for seat, _ in stored] == [seat for seat, _ in table.acted]  # each press stored once
+        for i, p in enumerate(players):  # rated in each player's own server
+            rated = reader.query("SELECT rated_matches FROM player_ratings WHERE guild_id = ? AND user_id = ?",
+                                 (guilds[i].id, p.person.id))
+            assert rated and rated[0][0] == 1
+        for i, channel in enumerate(channels):  # no server saw the table
+            assert not [m for m in players[i].person.messages(channel) if m.author.bot and not m.ephemeral_for]
+        table.assert_clean_log()
+    finally:
+        reader.close()
+
