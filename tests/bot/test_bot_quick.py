@@ -142,3 +142,36 @@ async def test_four_servers_two_processes_on_postgresql_one_killed_mid_match(
     finally:
         reader.close()
 
+
+
+async def test_quick_match_button_on_the_lobby_and_leave_queue(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    env = discord_env
+    guild = env.create_guild("Diwaniya")
+    channel = env.create_channel(guild, "baloot")
+    host = env.create_user("host").join(guild)
+    guest = env.create_user("guest").join(guild)
+    db = tmp_path / "baloot.db"
+    bot = await env.start_bot("bot.py", env=bot_env(db))
+    created = await host.slash("baloot", "create", channel=channel)
+    assert created.message is not None
+    lobby = created.message
+    # the host sits at the table: their Quick match press is refused privately, nothing queued, no DM
+    refused = await host.click(lobby, "Quick match")
+    assert refused.ephemeral and refused.message is not None and "already" in refused.message.content
+    assert not host.dms()
+    # a guest queues from the lobby's button, then leaves the queue from their DM
+    queued = await guest.click(lobby, "Quick match")
+    assert queued.ephemeral and queued.message is not None and "queue" in queued.message.content
+    table = BotTable(env, guild, channel, [], bot, db)
+    assert [r[0] for r in table.query("SELECT user_id FROM quick_queue")] == [guest.id]
+    message = await env.wait_for(lambda: queue_message(Player(guest)), 5)
+    left = await guest.click(message, "Leave queue")
+    assert left.response_type == 7
+    assert table.query("SELECT user_id FROM quick_queue") == []
+    shown = env.messages[message.id]
+    assert "left" in shown.embeds[0]["description"] and not shown.components
+    # and may queue again
+    again = await guest.slash("baloot", "quick", channel=channel)
+    assert again.message is not None and "queue" in again.message.content
+    assert [r[0] for r in table.query("SELECT user_id FROM quick_queue")] == [guest.id]
+    table.assert_clean_log()
