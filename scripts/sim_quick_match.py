@@ -69,7 +69,10 @@ async def simulate(every: float, hours: float, database: str | None, seed: int,
     with tempfile.TemporaryDirectory() as tmp:
         where: str | Path = database or Path(tmp) / "sim.db"
         storage = await Storage.open(where, synchronous="NORMAL", clock=clock)
-        await storage.db.execute("DELETE FROM quick_queue")
+        async with storage.db.transaction() as tx:  # a database used before (PostgreSQL): start from no one waiting
+            await tx.execute("DELETE FROM quick_queue")
+            await tx.execute("DELETE FROM seated_users")
+            await tx.execute("UPDATE tables SET status = 'ended' WHERE status IN ('open', 'playing')")
         service = TableService(storage, clock=clock, rng_factory=lambda t: random.Random(t))
         skills: dict[int, Player] = {}
         queued_at: dict[int, float] = {}
@@ -79,7 +82,7 @@ async def simulate(every: float, hours: float, database: str | None, seed: int,
         end = start + hours * 3600.0
         next_arrival = start + rng.expovariate(1.0 / every)
         next_round = start + service.match_every
-        user = 10_000_000 + seed * 1_000_000
+        user = 10_000_000 + seed * 1_000_000 + int(every * 10_000)
         try:
             while clock.now < end:
                 if next_arrival <= next_round:
