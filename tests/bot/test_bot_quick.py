@@ -10,9 +10,11 @@ button) are private and change nothing.
 from __future__ import annotations
 
 import types
+from functools import partial
 from pathlib import Path
+from typing import cast
 
-from fakediscord import BotProcess, DiscordEnv, Message
+from fakediscord import BotProcess, Channel, DiscordEnv, Guild, Message
 from pg_cluster import Cluster
 from test_bot_harness import BotTable, Player, bot_env, contract_policy
 from test_bot_shards import COUNT, RANGES, SUN, PgReader, PgTable, guild_on
@@ -24,7 +26,20 @@ def queue_message(player: Player) -> Message | None:
     return next((m for m in player.person.dms() if m.embeds and m.embeds[0].get("title") == "Quick match"), None)
 
 
-async def quick_four(env: DiscordEnv, tmp: Path, **settings: str) -> tuple[list[Player], list[object], object]:
+def found_table(player: Player) -> bool | None:
+    """The player's queue message says a table was found, with no buttons left (None: not yet)."""
+    message = queue_message(player)
+    return True if message is not None and "Table found" in message.embeds[0]["description"] \
+        and not message.components else None
+
+
+def no_channel(table_id: int) -> Channel:
+    """What stands for a quick-match table's channel in the harness: its id, ``-table_id``."""
+    return cast(Channel, types.SimpleNamespace(id=-table_id))
+
+
+async def quick_four(env: DiscordEnv, tmp: Path, **settings: str
+                     ) -> tuple[list[Player], list[Channel], tuple[BotProcess, Path, list[Guild]]]:
     guilds = [env.create_guild(f"Server {i}") for i in range(4)]
     channels = [env.create_channel(g, "general") for g in guilds]
     players = [Player(env.create_user(name).join(guilds[i])) for i, name in enumerate(NAMES)]
@@ -37,7 +52,7 @@ async def test_four_servers_quick_match_played_in_dms(discord_env: DiscordEnv, t
     env = discord_env
     players, channels, (bot, db, guilds) = await quick_four(env, tmp_path)
     # refused before queueing: DMs closed (nothing queued, nothing sent)
-    closed = env.create_user("zed", accepts_dms=False).join(guilds[0])  # type: ignore[attr-defined]
+    closed = env.create_user("zed", accepts_dms=False).join(guilds[0])
     refused = await closed.slash("baloot", "quick", channel=channels[0])
     assert refused.ephemeral and "direct messages" in (refused.message.content if refused.message else "")
     for i, player in enumerate(players):
@@ -47,16 +62,15 @@ async def test_four_servers_quick_match_played_in_dms(discord_env: DiscordEnv, t
             again = await player.person.slash("baloot", "quick", channel=channels[i])
             assert again.ephemeral and again.message is not None and "already" in again.message.content
         if i < 3:
-            shown = await env.wait_for(lambda p=player: queue_message(p), 5)
+            shown = await env.wait_for(partial(queue_message, player), 5)
             assert "of 4 found" in shown.embeds[0]["description"]
     # the matcher's round seats them: every queue message says so, and the hand comes in a DM
     for player in players:
-        await env.wait_for(lambda p=player: (m := queue_message(p)) is not None
-                           and "Table found" in m.embeds[0]["description"] and not m.components, 10)
-    table_row = await env.wait_for(lambda: BotTable(env, None, None, [], bot, db).query(  # type: ignore[arg-type]
-        "SELECT id FROM tables WHERE guild_id = 0"), 10)
+        await env.wait_for(partial(found_table, player), 10)
+    reader = BotTable(env, guilds[0], channels[0], [], bot, db)
+    table_row = await env.wait_for(lambda: reader.query("SELECT id FROM tables WHERE guild_id = 0") or None, 10)
     table_id = int(table_row[0][0])
-    table = BotTable(env, guilds[0], types.SimpleNamespace(id=-table_id), players, bot, db)  # type: ignore[arg-type]
+    table = BotTable(env, guilds[0], no_channel(table_id), players, bot, db)
     for row in table.query("SELECT seat, user_id FROM seats WHERE table_id = ?", (table_id,)):
         next(p for p in players if p.person.id == row["user_id"]).seat = int(row["seat"])
     # a stale Leave queue press: the queue message has no buttons left; the service refuses a leave of no entry
@@ -109,8 +123,7 @@ async def test_four_servers_two_processes_on_postgresql_one_killed_mid_match(
             assert answer.ephemeral and answer.message is not None and "queue" in answer.message.content, answer
         rows = await env.wait_for(lambda: reader.query("SELECT id FROM tables WHERE guild_id = 0") or None, 15)
         table_id = int(rows[0][0])
-        table = PgTable(env, guilds[0], types.SimpleNamespace(id=-table_id), players, bots[0],  # type: ignore[arg-type]
-                        Path("unused"))
+        table = PgTable(env, guilds[0], no_channel(table_id), players, bots[0], Path("unused"))
         table.reader = reader
         for row in reader.query("SELECT seat, user_id FROM seats WHERE table_id = ?", (table_id,)):
             next(p for p in players if p.person.id == row["user_id"]).seat = int(row["seat"])
@@ -132,9 +145,9 @@ async def test_four_servers_two_processes_on_postgresql_one_killed_mid_match(
         assert table.status() == "finished"
         stored = [(a["seat"], a["type"]) for h in table.record()["hands"] for a in h["actions"]]
         assert [seat for seat, _ in stored] == [seat for seat, _ in table.acted]  # each press stored once
-        for i, p in enumerate(players):  # rated in each player's own server
+        for i, person in enumerate(players):  # rated in each player's own server
             rated = reader.query("SELECT rated_matches FROM player_ratings WHERE guild_id = ? AND user_id = ?",
-                                 (guilds[i].id, p.person.id))
+                                 (guilds[i].id, person.person.id))
             assert rated and rated[0][0] == 1
         for i, channel in enumerate(channels):  # no server saw the table
             assert not [m for m in players[i].person.messages(channel) if m.author.bot and not m.ephemeral_for]
