@@ -236,6 +236,10 @@ async def lobby_press(interaction: discord.Interaction, lobby: LobbyId) -> None:
     channel_id = interaction.channel_id or 0
     locale = user_locale(interaction)
     try:
+        mine = service.table_of_user(user.id)
+        if (lobby.op == "quit" and mine is not None and is_quick(mine.channel_id)
+                and mine.id == parse_id(lobby.table_id)):
+            channel_id = mine.channel_id  # the last person leaving a quick-match table (it has no channel)
         if service.table_info(channel_id).id != parse_id(lobby.table_id):
             raise NoTableHere()
         if lobby.op == "join":

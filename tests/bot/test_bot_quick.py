@@ -188,3 +188,35 @@ async def test_quick_match_button_on_the_lobby_and_leave_queue(discord_env: Disc
     assert again.message is not None and "queue" in again.message.content
     assert [r[0] for r in table.query("SELECT user_id FROM quick_queue")] == [guest.id]
     table.assert_clean_log()
+
+
+async def test_report_and_leave_a_quick_table_from_a_server(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    env = discord_env
+    players, channels, (bot, db, guilds) = await quick_four(env, tmp_path)
+    for i, player in enumerate(players):
+        await player.person.slash("baloot", "quick", channel=channels[i])
+    reader = BotTable(env, guilds[0], channels[0], [], bot, db)
+    rows = await env.wait_for(lambda: reader.query("SELECT id FROM tables WHERE guild_id = 0") or None, 10)
+    table_id = int(rows[0][0])
+    seats = {int(r["user_id"]): int(r["seat"]) for r in reader.query(
+        "SELECT seat, user_id FROM seats WHERE table_id = ?", (table_id,))}
+    first, second = players[0].person, players[1].person
+    # a report, by seat number, from the reporter's own server: stored with the table
+    reported = await first.slash("baloot", "report", channel=channels[0], reported=seats[second.id] + 1)
+    assert reported.ephemeral and reported.message is not None and "report" in reported.message.content
+    assert [tuple(r) for r in reader.query("SELECT reporter_id, reported_id FROM quick_reports")] == [
+        (first.id, second.id)]
+    mine = await first.slash("baloot", "report", channel=channels[0], reported=seats[first.id] + 1)
+    assert mine.ephemeral and reader.query("SELECT COUNT(*) FROM quick_reports")[0][0] == 1  # refused, nothing added
+    # leaving mid-match from one's server: the seat is played for, the match goes on
+    left = await second.slash("baloot", "leave", channel=channels[1])
+    assert left.ephemeral and left.message is not None
+    row = reader.query("SELECT vacated FROM seats WHERE table_id = ? AND user_id = ?", (table_id, second.id))
+    assert row[0][0] == 1
+    assert reader.query("SELECT status FROM tables WHERE id = ?", (table_id,))[0][0] == "playing"
+    # who left may queue again; the others may not (they sit at the table)
+    again = await second.slash("baloot", "quick", channel=channels[1])
+    assert again.message is not None and "queue" in again.message.content
+    refused = await first.slash("baloot", "quick", channel=channels[0])
+    assert refused.ephemeral and refused.message is not None and "already" in refused.message.content
+    reader.assert_clean_log()
