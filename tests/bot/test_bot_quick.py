@@ -33,6 +33,12 @@ def found_table(player: Player) -> bool | None:
         and not message.components else None
 
 
+def match_over(message: Message) -> Message | None:
+    """The message as it is now, once it shows the match's final score and no buttons (None: not yet)."""
+    text = " ".join(str(e.get("description", "")) + str(e.get("fields", "")) for e in message.embeds)
+    return message if "Final score" in text and not message.components else None
+
+
 def no_channel(table_id: int) -> Channel:
     """What stands for a quick-match table's channel in the harness: its id, ``-table_id``."""
     return cast(Channel, types.SimpleNamespace(id=-table_id))
@@ -81,11 +87,12 @@ async def test_four_servers_quick_match_played_in_dms(discord_env: DiscordEnv, t
         table.assert_private()
         assert hands < 30
     assert table.status() == "finished"
-    # the DM shows the table's public message (the score) above the hand, with the picture
+    # the DM shows the table's public message (the final score) above the hand, with the picture, no buttons
     for player in players:
         views = [m for m in player.person.dms() if m is not queue_message(player)]
         assert len(views) == 1, [m.embeds for m in views]  # one DM message, edited all match long
-        assert len(views[0].embeds) >= 2 and views[0].attachments
+        final = await env.wait_for(partial(match_over, views[0]), 10)
+        assert len(final.embeds) >= 2 and final.attachments
     # nobody's server saw a message of the table
     for i, channel in enumerate(channels):
         assert not [m for m in players[i].person.messages(channel) if m.author.bot and not m.ephemeral_for]
