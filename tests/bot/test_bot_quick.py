@@ -227,3 +227,17 @@ async def test_report_and_leave_a_quick_table_from_a_server(discord_env: Discord
     refused = await first.slash("baloot", "quick", channel=channels[0])
     assert refused.ephemeral and refused.message is not None and "already" in refused.message.content
     reader.assert_clean_log()
+
+
+async def test_the_rules_message_offers_quick_match(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    env = discord_env
+    guild = env.create_guild("Diwaniya")
+    channel = env.create_channel(guild, "baloot")
+    person = env.create_user("reader").join(guild)
+    bot = await env.start_bot("bot.py", env=bot_env(tmp_path / "baloot.db"))
+    rules = await person.slash("baloot", "rules", channel=channel)
+    assert rules.ephemeral and rules.message is not None
+    queued = await person.click(rules.message, "Quick match")
+    assert queued.ephemeral and queued.message is not None and "queue" in queued.message.content
+    assert [r[0] for r in BotTable(env, guild, channel, [], bot, tmp_path / "baloot.db").query(
+        "SELECT user_id FROM quick_queue")] == [person.id]
