@@ -118,6 +118,7 @@ class BalootClient(_Client):
             bot_delay=settings.bot_delay_seconds,
             bot_factory=make_player,
             bot_executor=self.executor,
+            quick_bots_after=float(settings.quick_bots_seconds),
             owns_guild=settings.owns_guild if settings.sharded else None,
             # sharded: the shards' leases in the shared database; every table write shows its fence
             leases=ShardLeases(storage, settings.shard_count, settings.shard_ids, ttl=float(settings.lease_seconds))

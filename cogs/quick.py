@@ -110,7 +110,8 @@ async def refresh_queue(interaction: discord.Interaction) -> None:
     """Redraw the presser's queue message (used after a refused press on it)."""
     runtime = runtime_of(interaction.client)
     state = await runtime.service.queue_state()
-    await update(interaction, queue_payload(state, interaction.user.id, user_locale(interaction)))
+    await update(interaction, queue_payload(state, interaction.user.id, user_locale(interaction),
+                                            runtime.service.quick_bots_after))
 
 
 async def report(interaction: discord.Interaction, seat: int) -> None:

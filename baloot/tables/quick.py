@@ -92,6 +92,7 @@ class QuickOps(ServiceBase):
     """Queueing, matching and quick-match tables."""
 
     match_every: float = 2.0
+    quick_bots_after: float
     queue_listeners: list[QueueListener]
     last_queue: QueueState | None
 
@@ -156,9 +157,10 @@ class QuickOps(ServiceBase):
         await self.storage.set_queue_message(user_id, channel_id, message_id)
 
     async def play_with_bots(self, user_id: int, level: str = "normal") -> TableInfo | None:
-        """**Play now with bots**: the user's entry leaves the queue and sits with bots (its players at seats
-        0 and 2), once it has waited :data:`~.matching.BOTS_OFFER_AFTER`. Returns the table if this process
-        drives it (else the matcher's process adopts it within :attr:`match_every`)."""
+        """**Play now with bots**: the user's entry leaves the queue and sits with bots (its players at
+        seats 0 and 2), once it has waited :attr:`quick_bots_after` (:data:`~.matching.BOTS_OFFER_AFTER` by
+        default). Returns the table if this process drives it (else the matcher's process adopts it within
+        :attr:`match_every`)."""
         if self.bot_factory is None:
             raise NotAllowed("Bots are not available here.")
         state = QueueState(tuple(await self.storage.quick_queue()), self.clock())
@@ -166,8 +168,8 @@ class QuickOps(ServiceBase):
         if not entry:
             raise NotQueued()
         waited = state.waited(user_id)
-        if waited < matching.BOTS_OFFER_AFTER:
-            raise BotsNotYet(int(matching.BOTS_OFFER_AFTER - waited + 0.999))
+        if waited < self.quick_bots_after:
+            raise BotsNotYet(int(self.quick_bots_after - waited + 0.999))
         taken = {2 * i for i in range(len(entry))}
         bots = [SeatRow(0, s, None, f"Bot {s + 1}", is_bot=True, bot_level=level) for s in range(4) if s not in taken]
         try:

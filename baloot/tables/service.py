@@ -34,6 +34,7 @@ from .leases import ShardLeases
 from .listeners import Announcer, Listener
 from .live import LiveTable
 from .lobby import LobbyOps
+from .matching import BOTS_OFFER_AFTER
 from .options import TURN_SECONDS_RANGE
 from .quick import QueueListener, QueueState, QuickOps, is_quick
 from .referee import Referee
@@ -84,6 +85,7 @@ class TableService(LobbyOps, GameplayOps, QuickOps):
         sweep_seconds: float = 5.0,
         owns_guild: GuildFilter | None = None,
         leases: ShardLeases | None = None,
+        quick_bots_after: float = BOTS_OFFER_AFTER,
     ) -> None:
         if away_after < 1:
             raise ValueError("away_after must be at least 1")
@@ -120,6 +122,7 @@ class TableService(LobbyOps, GameplayOps, QuickOps):
         self._seated: dict[int, int] = {}  # user id -> table id
         self._lobby_lock = asyncio.Lock()
         self._closed = False
+        self.quick_bots_after = quick_bots_after  # quick match: "Play now with bots" after this long queued
         self.queue_listeners: list[QueueListener] = []
         self.last_queue: QueueState | None = None
         self._matcher: asyncio.Task[None] | None = None

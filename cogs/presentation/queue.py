@@ -33,11 +33,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("baloot.discord")
 
 
-def queue_payload(state: QueueState, user_id: int, locale: str) -> Payload:
-    """What ``user_id``'s queue message shows now."""
+def queue_payload(state: QueueState, user_id: int, locale: str, bots_after: float = BOTS_OFFER_AFTER) -> Payload:
+    """What ``user_id``'s queue message shows now (**Play now with bots** once they waited ``bots_after`` s)."""
     names = [r.display_name for r in state.waiting]
     found = state.found_for(user_id) or 1
-    return render_queue(found, names, state.waited(user_id) >= BOTS_OFFER_AFTER, locale)
+    return render_queue(found, names, state.waited(user_id) >= bots_after, locale)
 
 
 class QueueMessages:
@@ -70,7 +70,7 @@ class QueueMessages:
             if row.dm_channel_id is not None and row.message_id is not None:
                 self.where.setdefault(row.user_id, (row.dm_channel_id, row.message_id))
             locale = self.locale_of(row.user_id, row.language)
-            self._edit(row.user_id, queue_payload(state, row.user_id, locale))
+            self._edit(row.user_id, queue_payload(state, row.user_id, locale, self.runtime.service.quick_bots_after))
         for user_id in seated:
             if user_id in self.where:
                 self._edit(user_id, render_queue_over("quick.found", self.locale_of(user_id, None)), last=True)

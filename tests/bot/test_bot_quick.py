@@ -241,3 +241,30 @@ async def test_the_rules_message_offers_quick_match(discord_env: DiscordEnv, tmp
     assert queued.ephemeral and queued.message is not None and "queue" in queued.message.content
     assert [r[0] for r in BotTable(env, guild, channel, [], bot, tmp_path / "baloot.db").query(
         "SELECT user_id FROM quick_queue")] == [person.id]
+
+
+async def test_play_now_with_bots_after_the_wait(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    """Alone in the queue: after QUICK_BOTS_SECONDS the queue message offers Play now with bots; pressed, the
+    player's match with three bots is dealt in their DMs, the table above their hand."""
+    env = discord_env
+    guild = env.create_guild("Diwaniya")
+    channel = env.create_channel(guild, "baloot")
+    person = env.create_user("solo").join(guild)
+    db = tmp_path / "baloot.db"
+    bot = await env.start_bot("bot.py", env=bot_env(db, QUICK_BOTS_SECONDS="2"))
+    await person.slash("baloot", "quick", channel=channel)
+    player = Player(person)
+    offer = await env.wait_for(lambda: m if (m := queue_message(player)) is not None
+                               and "Play now with bots" in str(m.components) else None, 10)
+    pressed = await person.click(offer, "Play now with bots")
+    assert pressed.response_type == 7
+    table = BotTable(env, guild, channel, [player], bot, db)
+    rows = table.query("SELECT id FROM tables WHERE guild_id = 0 AND status = 'playing'")
+    assert len(rows) == 1
+    seats = table.query("SELECT seat, user_id, is_bot FROM seats WHERE table_id = ? ORDER BY seat", (rows[0][0],))
+    assert [(r[1], r[2]) for r in seats] == [(person.id, 0), (None, 1), (None, 1), (None, 1)]
+    player.seat = 0
+    # the hand arrives in the DMs, with the table above it
+    await env.wait_for(lambda: player.views() or None, 10)
+    assert len(player.views()[0].embeds) >= 2
+    table.assert_clean_log()
