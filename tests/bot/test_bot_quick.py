@@ -16,7 +16,8 @@ from typing import cast
 
 from fakediscord import BotProcess, Channel, DiscordEnv, Guild, Message
 from pg_cluster import Cluster
-from test_bot_harness import BotTable, Player, bot_env, contract_policy
+from test_bot_harness import BotTable, Player, bot_env, contract_policy, forge
+from test_bot_harness import refused as refusal
 from test_bot_shards import COUNT, RANGES, SUN, PgReader, PgTable, guild_on
 
 NAMES = ("amal", "badr", "camil", "dana")
@@ -190,6 +191,11 @@ async def test_quick_match_button_on_the_lobby_and_leave_queue(discord_env: Disc
     assert table.query("SELECT user_id FROM quick_queue") == []
     shown = env.messages[message.id]
     assert "left" in shown.embeds[0]["description"] and not shown.components
+    # a stale Leave queue or Play now with bots press (a client that missed the edit): refused privately
+    for stale in ("bl:quick:leave", "bl:quick:bots"):
+        assert "not waiting" in refusal(await forge(guest, message, stale))
+    assert table.query("SELECT user_id FROM quick_queue") == [] and not table.query(
+        "SELECT id FROM tables WHERE guild_id = 0")
     # and may queue again
     again = await guest.slash("baloot", "quick", channel=channel)
     assert again.message is not None and "queue" in again.message.content
