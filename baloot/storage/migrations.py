@@ -322,9 +322,9 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
             table_id {ID} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
             reporter_id {ID} NOT NULL,
             reported_id {ID} NOT NULL,
-            created_at {FLOAT} NOT NULL,
-            UNIQUE (table_id, reporter_id, reported_id)
-        )
+            created_at {FLOAT} NOT NULL
+        );
+        CREATE UNIQUE INDEX quick_reports_once ON quick_reports (table_id, reporter_id, reported_id)
         """,
     ),
 ]

@@ -253,9 +253,14 @@ class Storage:
         row = await self.db.fetch_one("SELECT * FROM tables WHERE id = ?", (table_id,))
         return None if row is None else _table(row)
 
-    async def live_tables(self) -> list[TableRow]:
-        """Every open or playing table (what a restart resumes), oldest first."""
-        rows = await self.db.fetch_all("SELECT * FROM tables WHERE status IN (?, ?) ORDER BY id", _LIVE)
+    async def live_tables(self, guild_id: int | None = None) -> list[TableRow]:
+        """Every open or playing table (what a restart resumes), oldest first; only ``guild_id``'s if given
+        (the quick-match tables, by the matcher's every round)."""
+        if guild_id is None:
+            rows = await self.db.fetch_all("SELECT * FROM tables WHERE status IN (?, ?) ORDER BY id", _LIVE)
+        else:
+            rows = await self.db.fetch_all("SELECT * FROM tables WHERE status IN (?, ?) AND guild_id = ? ORDER BY id",
+                                           (*_LIVE, guild_id))
         return [_table(r) for r in rows]
 
     async def set_table_language(self, table_id: int, language: str | None, *, fence: Fence | None = None) -> None:

@@ -211,7 +211,7 @@ class QuickOps(ServiceBase):
         """Quick tables in storage that this process does not drive yet (formed by another process, or
         stored just before a restart): resumed, and started if they were not."""
         infos = []
-        for row in await self.storage.live_tables():
+        for row in await self.storage.live_tables(QUICK_GUILD_ID):
             if row.guild_id != QUICK_GUILD_ID or row.id in self._tables or not is_quick(row.channel_id):
                 continue
             record = await self.storage.game_record(row.id)
