@@ -117,6 +117,7 @@ class BalootClient(_Client):
             bot_delay=settings.bot_delay_seconds,
             bot_factory=make_player,
             bot_executor=self.executor,
+            quick_bots_after=float(settings.quick_bots_seconds),
             owns_guild=settings.owns_guild if settings.sharded else None,
             # sharded: the shards' leases in the shared database; every table write shows its fence
             leases=ShardLeases(storage, settings.shard_count, settings.shard_ids, ttl=float(settings.lease_seconds))
@@ -137,6 +138,7 @@ class BalootClient(_Client):
         await runtime.languages.load_saved()
         runtime.pings.delay = settings.ping_delay_seconds
         service.add_listener(Presenter(runtime))
+        service.add_queue_listener(runtime.queue)  # the quick-match queue's private messages
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self.tree)
         for extension in EXTENSIONS:
@@ -166,8 +168,11 @@ class BalootClient(_Client):
         if service.forwarder is not None:  # PostgreSQL: DM presses forwarded to the holder of their table
             service.forwarder.start(lambda press: apply_forwarded(self, press))
             await service.forwarder.wait_listening()
+        if service.runs_matcher:  # quick-match tables of before a restart, at once
+            await service.match_quick()
         service.start_sweeping()
         service.start_keeping_leases()  # sharded only: renew, and take over shards whose holder stopped
+        service.start_matching()  # the quick-match rounds (acting only in the process holding shard 0)
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
@@ -184,6 +189,7 @@ class BalootClient(_Client):
             await runtime.channel.close()
             await runtime.private.close()
             await runtime.pings.close()
+            await runtime.queue.close()
             runtime.drawer.close()
             if runtime.reviews is not None:
                 await runtime.reviews.close()

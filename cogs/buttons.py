@@ -35,13 +35,15 @@ from baloot.render import (
     render_text,
     table_info_from,
 )
-from baloot.render.custom_ids import CustomIdError
+from baloot.render.custom_ids import QUICK_ID_TEMPLATE, CustomIdError
 from baloot.render.stats import BOARD_ID_TEMPLATE
 from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableRestarting
+from baloot.tables.quick import is_quick
 
 from .presentation.emojis import CARD_EMOJIS
-from .presentation.private import Shown, with_seat_picture
+from .presentation.private import Shown, with_seat_picture, with_table
 from .presentation.runtime import Runtime, runtime_of
+from .quick import QuickButton
 from .replies import (
     BadInput,
     SlowNotice,
@@ -75,6 +77,8 @@ def hand_payload(runtime: Runtime, hand: PlayerHand, locale: str) -> tuple[Paylo
     else:
         info = table_info_from(state.info, deadline=hand.deadline, default_language=runtime.language_of(state))
     payload = render_hand(info, hand.view, hand.hand_no, locale, CARD_EMOJIS.json_by_card)
+    if is_quick(state.channel_id):  # no channel: the table's public message and picture go with the hand
+        return with_table(runtime, state, payload, info, hand.view, locale), (hand.version, False)
     return with_seat_picture(runtime, runtime.channel, payload, info, hand.view, locale), (hand.version, False)
 
 
@@ -230,6 +234,10 @@ async def lobby_press(interaction: discord.Interaction, lobby: LobbyId) -> None:
     channel_id = interaction.channel_id or 0
     locale = user_locale(interaction)
     try:
+        mine = service.table_of_user(user.id)
+        if (lobby.op == "quit" and mine is not None and is_quick(mine.channel_id)
+                and mine.id == parse_id(lobby.table_id)):
+            channel_id = mine.channel_id  # the last person leaving a quick-match table (it has no channel)
         if service.table_info(channel_id).id != parse_id(lobby.table_id):
             raise NoTableHere()
         if lobby.op == "join":
@@ -330,7 +338,7 @@ class ResultButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RESU
         await show_result(interaction, parse_id(table_id), hand_no)
 
 
-DYNAMIC_ITEMS = (TableButton, LobbyButton, ResultButton, ReviewButton)
+DYNAMIC_ITEMS = (TableButton, LobbyButton, ResultButton, ReviewButton, QuickButton)
 """What ``bot.py`` registers in ``setup_hook`` (``bot.add_dynamic_items``): discord.py's view store runs them
 (the item's ``interaction_check``, and only for an id on the pressed message). An action press, the hot
 path, is taken by :func:`on_press` instead (no ``View`` rebuilt from its message per press)."""
@@ -338,7 +346,7 @@ path, is taken by :func:`on_press` instead (no ``View`` rebuilt from its message
 _ACTION: Final = re.compile(ACTION_ID_TEMPLATE)
 _OURS: Final = tuple(re.compile(template) for template in
                      (ACTION_ID_TEMPLATE, TABLE_ID_TEMPLATE, LOBBY_ID_TEMPLATE, RESULT_ID_TEMPLATE, BOARD_ID_TEMPLATE,
-                      REVIEW_ID_TEMPLATE))
+                      REVIEW_ID_TEMPLATE, QUICK_ID_TEMPLATE))
 """Every button id of this bot, matched whole as discord.py matches a ``DynamicItem``'s template."""
 
 

@@ -21,8 +21,10 @@ from baloot.engine.errors import BalootError
 from baloot.render import Notice, render_lobby, render_notice, render_rules, render_score_sheet, render_text
 from baloot.render.messages import render_last_leave
 from baloot.tables import BOT_LEVELS, LastPlayer, NotAllowed
+from baloot.tables.quick import is_quick
 from cogs.translator import cmd_str
 
+from . import quick
 from .buttons import show_hand
 from .permissions import check_channel, in_thread
 from .presentation.channel import LOBBY
@@ -187,14 +189,35 @@ class BalootCommands(commands.Cog):
         The last person at a table during its match is told first that leaving closes the table, with a
         button to do so; nothing changes until they press it."""
         locale = user_locale(interaction)
+        channel_id = interaction.channel_id or 0
+        service = self.runtime.service
+        mine = service.table_of_user(interaction.user.id)
+        if mine is not None and is_quick(mine.channel_id) and not service.has_table_in(channel_id):
+            channel_id = mine.channel_id  # a quick-match table has no channel: leave it from any server's channel
         try:
-            info = await in_time(interaction, self.runtime.service.leave(interaction.channel_id or 0,
-                                                                         interaction.user.id), ephemeral=True)
+            info = await in_time(interaction, service.leave(channel_id, interaction.user.id), ephemeral=True)
         except LastPlayer:
-            table = self.runtime.service.table_info(interaction.channel_id or 0)
+            table = self.runtime.service.table_info(channel_id)
             await reply(interaction, render_last_leave(str(table.id), locale), ephemeral=True)
             return
         await reply(interaction, left_notice(interaction.user.display_name, locale, info), ephemeral=True)
+
+    # -- quick match (cogs/quick.py) ----------------------------------------------------------------
+    @baloot.command(name=cmd_str("cmd.quick.name"), description=cmd_str("cmd.quick.desc"))
+    @app_commands.rename(**_localized("partner", "language"))
+    @app_commands.describe(**_described("partner", "language"))
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def quick(self, interaction: discord.Interaction, partner: discord.Member | None = None,
+                    language: app_commands.Choice[str] | None = None) -> None:
+        """Wait for a quick match with players of every server (R9 default rules), played in DMs."""
+        await quick.join_queue(interaction, partner, None if language is None else language.value)
+
+    @baloot.command(name=cmd_str("cmd.report.name"), description=cmd_str("cmd.report.desc"))
+    @app_commands.rename(**_localized("reported"))
+    @app_commands.describe(**_described("reported"))
+    async def report(self, interaction: discord.Interaction, reported: app_commands.Range[int, 1, 4]) -> None:
+        """Report the player of a seat at your quick-match table (stored with the table's record)."""
+        await quick.report(interaction, reported)
 
     @baloot.command(name=cmd_str("cmd.start.name"), description=cmd_str("cmd.start.desc"))
     async def start(self, interaction: discord.Interaction) -> None:

@@ -127,10 +127,15 @@ class ErrorCode(StrEnum):
     REVIEW_NOT_AT_TABLE = "review_not_at_table"  # a hand of a running match, asked by someone not at the table
     REVIEW_NO_HAND = "review_no_hand"  # no such match in this server, or no such hand in it
     REVIEW_NOTHING = "review_nothing"  # a hand thrown in (R3.2) or annulled (R9): no decision to judge
+    QUEUED_ALREADY = "queued_already"  # quick match: already waiting in the queue
+    NOT_QUEUED = "not_queued"  # quick match: not (or no longer) in the queue
+    BOTS_NOT_YET = "bots_not_yet"  # quick match: "Play now with bots" before the documented wait
+    QUICK_ONLY = "quick_only"  # quick match: a report at a table that is not a quick match
 
     # -- the Discord layer (cogs) ----------------------------------------------------------
     BOT_PERMISSIONS = "bot_permissions"
     THREAD_FAILED = "thread_failed"
+    DMS_CLOSED = "dms_closed"  # quick match: the bot cannot send the player direct messages
 
 
 ErrorParams = Mapping[str, str | int]
@@ -149,11 +154,12 @@ CODE_PARAMS: Final[Mapping[ErrorCode, frozenset[str]]] = {
     ErrorCode.NEED_FOUR: frozenset({"seated"}),
     ErrorCode.BAD_OPTION: frozenset({"detail"}),
     ErrorCode.BOT_PERMISSIONS: frozenset({"missing"}),
+    ErrorCode.BOTS_NOT_YET: frozenset({"seconds"}),
 }
 """The parameters a code carries (none when absent): ``suit`` a suit index,
 ``seat`` the seat to move, ``count`` a number of cards, ``allowed`` comma-separated action types (R10
 names), ``action`` an action type, ``seated`` a count, ``detail`` free text, ``missing`` comma-separated
-permission names (discord.py's, e.g. ``embed_links,attach_files``; see :data:`PERMISSIONS`)."""
+permission names (discord.py's, e.g. ``embed_links,attach_files``; see :data:`PERMISSIONS`), ``seconds`` a wait."""
 
 PERMISSIONS: Final = (
     "view_channel", "send_messages", "send_messages_in_threads", "create_public_threads", "embed_links", "attach_files",

@@ -196,6 +196,19 @@ _TABLE: Final = {
     "lobby.start": "Start",
     "lobby.quit": "Leave and close the table",
     "button.my_hand": "My hand",
+    # Quick match: the queue's private message and its buttons (baloot/render/quick.py).
+    "button.quick": "Quick match",
+    "button.leave_queue": "Leave queue",
+    "button.play_bots": "Play now with bots",
+    "quick.title": "Quick match",
+    "quick.waiting": "Looking for players across every server: {found} of 4 found.",
+    "quick.who": "Waiting now: {names}",
+    "quick.bots_offer": "No table yet? You can play now, with bots in the empty seats.",
+    "quick.found": "Table found! Your match is played here, in these direct messages: your cards are below.",
+    "quick.left": "You left the quick-match queue.",
+    "quick.queued": "You are in the quick-match queue. I sent you a direct message: it shows who is waiting, "
+                    "and your match is played there.",
+    "quick.reported": "Thank you: your report is stored with this table's record.",
     "button.details": "Details",
 }
 
@@ -265,6 +278,13 @@ _ERRORS: Final = {
     "error.table_restarting": "This table is restarting — nothing changed. Try again in a moment.",
     "error.last_player": ("You are the last person at this table: if you leave, it closes and its match is recorded "
                           "as abandoned. To keep playing, dismiss this message."),
+    # Quick match (the queue shared by every server; docs in the README's "Quick match").
+    "error.queued_already": "You are already waiting for a quick match — nothing changed.",
+    "error.not_queued": "You are not waiting for a quick match (already matched, or you left the queue).",
+    "error.bots_not_yet": "Bots are offered after a short wait: try again in {seconds} s.",
+    "error.quick_only": "Reports are for quick-match tables.",
+    "error.dms_closed": ("A quick match is played in direct messages, and I cannot send you one. Allow direct "
+                         "messages from this server's members, then try again — you were not queued."),
     # What a table option error says outside English, where its free-text detail (English) is not shown.
     "error.bad_option.detail": "pick one of the values the command offers.",
     "error.bot_permissions": "I cannot run a table in this channel: I am missing {missing}. "

@@ -112,6 +112,11 @@ CODE_KEYS: Final[Mapping[ErrorCode, str]] = {
     E.REVIEW_NOT_AT_TABLE: "error.review_not_at_table",
     E.REVIEW_NO_HAND: "error.review_no_hand",
     E.REVIEW_NOTHING: "error.review_nothing",
+    E.QUEUED_ALREADY: "error.queued_already",
+    E.NOT_QUEUED: "error.not_queued",
+    E.BOTS_NOT_YET: "error.bots_not_yet",
+    E.QUICK_ONLY: "error.quick_only",
+    E.DMS_CLOSED: "error.dms_closed",
     E.BOT_PERMISSIONS: "error.bot_permissions",
     E.THREAD_FAILED: "error.thread_failed",
 }
@@ -146,6 +151,9 @@ SERVICE_ERRORS: Final = (
     "error.review_not_at_table",
     "error.review_no_hand",
     "error.review_nothing",
+    "error.queued_already",
+    "error.not_queued",
+    "error.quick_only",
     "error.busy",
     "error.internal",
 )

@@ -76,6 +76,16 @@ LOBBY_ID_TEMPLATE: Final = (
 )
 """The DynamicItem template of a lobby button (named groups: table, op, arg)."""
 _LOBBY_RE: Final = re.compile(LOBBY_ID_TEMPLATE)
+QUICK_OPS: Final = ("join", "leave", "bots")
+"""Quick-match buttons: ``join`` (on the lobby and the help), ``leave`` the queue, play now with ``bots``."""
+QUICK_ID_TEMPLATE: Final = rf"{PREFIX}:quick:(?P<op>{'|'.join(QUICK_OPS)})"
+"""The DynamicItem template of a quick-match button (named group: op); the presser is the player."""
+
+
+def encode_quick_id(op: str) -> str:
+    if op not in QUICK_OPS:
+        raise ValueError(f"no quick-match button {op!r}")
+    return f"{PREFIX}:quick:{op}"
 _ACTION_RE: Final = re.compile(ACTION_ID_TEMPLATE)
 _TABLE_RE: Final = re.compile(TABLE_ID_TEMPLATE)
 _TABLE_ONLY_RE: Final = re.compile(TABLE_ID_PATTERN)

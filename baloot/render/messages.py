@@ -12,6 +12,7 @@ from .components import DANGER, button, rows
 from .custom_ids import LobbyId
 from .limits import CONTENT, clip
 from .model import Notice, Payload, RenderInfo
+from .quick import quick_button
 from .result import sheet_embed
 from .sections import notice_text
 from .table import NO_MENTIONS
@@ -21,7 +22,8 @@ BLUE: Final = 0x3498DB
 
 
 def render_rules(locale: str, rules: Rules | None = None) -> Payload:
-    """The rules in short (docs/rules.md): contracts, bidding, doubling, play, card values, projects, scoring."""
+    """The rules in short (docs/rules.md): contracts, bidding, doubling, play, card values, projects, scoring; with
+    the **Quick match** button (a match with players of every server, README "Quick match")."""
     loc = resolve_locale(locale)
     target = (rules or Rules()).target
     embed: dict[str, Any] = {
@@ -33,7 +35,8 @@ def render_rules(locale: str, rules: Rules | None = None) -> Payload:
             for s in RULE_SECTIONS
         ],
     }
-    return orient_payload({"content": "", "embeds": [embed], "components": [], "allowed_mentions": NO_MENTIONS}, loc)
+    return orient_payload({"content": "", "embeds": [embed], "components": rows([quick_button(loc)]),
+                           "allowed_mentions": NO_MENTIONS}, loc)
 
 
 def render_score_sheet(info: RenderInfo, sheet: MatchSummary, locale: str | None = None,

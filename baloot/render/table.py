@@ -19,7 +19,7 @@ from ..i18n import resolve_locale, t
 from ..i18n.direction import orient_payload
 from ..i18n.plural import count
 from .components import PRIMARY, SECONDARY, SUCCESS, button, rows
-from .custom_ids import BOT_LEVEL_NAMES, LobbyId, ReviewId, encode_result_id, encode_table_id
+from .custom_ids import BOT_LEVEL_NAMES, LobbyId, ReviewId, encode_quick_id, encode_result_id, encode_table_id
 from .limits import DESCRIPTION, EMBED_TOTAL, FIELD_VALUE, clip
 from .model import Payload, RenderInfo
 from .result import breakdown_embed, compact_result_embed, pair_lines, sheet_embed, team_label
@@ -279,12 +279,14 @@ def render_lobby(info: RenderInfo, rules: Rules, locale: str | None = None, *, s
 
 
 def lobby_components(info: RenderInfo, locale: str) -> list[dict[str, Any]]:
-    """The lobby's buttons: join team 1 / team 2, leave; add bots of a level; start."""
+    """The lobby's buttons: join team 1 / team 2, leave, or a quick match with players of every server
+    instead (README "Quick match"); add bots of a level; start."""
     table = info.table_id
     first = [
         button(t("lobby.join_team", locale, n=1), LobbyId(table, "join", team=0).encode(), PRIMARY),
         button(t("lobby.join_team", locale, n=2), LobbyId(table, "join", team=1).encode(), PRIMARY),
         button(t("lobby.leave", locale), LobbyId(table, "leave").encode(), SECONDARY),
+        button(t("button.quick", locale), encode_quick_id("join"), SECONDARY),
     ]
     second = [
         button(t("lobby.bots", locale, level=t(f"choice.level.{level}", locale)),

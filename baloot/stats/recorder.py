@@ -27,6 +27,7 @@ from typing import Any
 
 from ..storage import MatchResult, Storage
 from ..storage import stats_writes as writes
+from ..storage.quick import QUICK_GUILD_ID
 from ..storage.rows import ResultSeat
 from ..storage.stats_queries import StatsQueries
 from ..storage.stats_rows import RatingChange, RatingRow, Tally
@@ -107,50 +108,71 @@ class StatsRecorder:
         return await self.record_result(result)
 
     async def record_result(self, result: MatchResult, facts: MatchFacts | None = None) -> bool:
-        """Record one stored result (``facts``: its replay, if already known); False if already done."""
+        """Record one stored result (``facts``: its replay, if already known); False if already done.
+
+        A quick match (guild :data:`~baloot.storage.quick.QUICK_GUILD_ID`, players of several servers) is
+        counted and rated in each player's own server: their figures, rating and partnership there, and
+        the match in each of those servers' totals."""
         counted = is_counted(result)
         if counted and facts is None:
             facts = self.facts(result.record)
-        settings = await self.storage.guild_settings(result.guild_id)
+        quick = result.guild_id == QUICK_GUILD_ID
+        own = await self.storage.quick_guilds(result.table_id) if quick else {}
         people = humans(result)
-        rated = counted and bool(people) and (not result.has_bots or settings.ai_rated)
-        guild, when = result.guild_id, result.finished_at
+
+        def guild_of(user_id: int) -> int:
+            return own.get(user_id, result.guild_id)
+
+        guilds = sorted({guild_of(s.user_id) for s in people if s.user_id is not None}) if quick else [
+            result.guild_id]
+        # bots at a quick table count as a server's own opt-in would (every player's server must have opted in)
+        opted = [(await self.storage.guild_settings(g)).ai_rated for g in guilds]
+        rated = counted and bool(people) and (not result.has_bots or (bool(opted) and all(opted)))
+        when = result.finished_at
         periods = period_keys(when)
         async with self.storage.db.transaction() as db:
             if await writes.is_recorded(db, result.table_id):
                 return False
-            await writes.mark_recorded(db, result.table_id, guild, when, counted=counted, rated=rated)
+            await writes.mark_recorded(db, result.table_id, result.guild_id, when, counted=counted, rated=rated)
             if not counted or facts is None:
-                leavers = [(s.user_id, abandon_tally(), None) for s in people if s.user_id is not None and s.left_early]
-                await writes.add_player_tallies(db, guild, periods, leavers, when)
+                for guild in guilds:
+                    leavers = [(s.user_id, abandon_tally(), None) for s in people
+                               if s.user_id is not None and s.left_early and guild_of(s.user_id) == guild]
+                    await writes.add_player_tallies(db, guild, periods, leavers, when)
                 return True
-            await writes.insert_hand_facts(db, result.table_id, guild, when, facts.hands)
-            users = [s.user_id for s in people if s.user_id is not None]
-            current = await writes.ratings_of(db, guild, users)
+            await writes.insert_hand_facts(db, result.table_id, result.guild_id, when, facts.hands)  # keyed by table
+            current: dict[int, RatingRow] = {}
+            for guild in guilds:
+                users = [s.user_id for s in people if s.user_id is not None and guild_of(s.user_id) == guild]
+                current.update(await writes.ratings_of(db, guild, users))
             if rated:
                 assert result.winner_team is not None
                 changes = rating_changes(result, current, result.winner_team)
-                await writes.save_ratings(db, result.table_id, guild, when, changes)
+                for guild in guilds:
+                    await writes.save_ratings(db, result.table_id, guild, when,
+                                              [c for c in changes if guild_of(c.user_id) == guild])
                 current = {**current, **{c.user_id: c.after for c in changes}}
             tallies: dict[int, Tally] = {}
             for seat in people:
                 assert seat.user_id is not None
                 tallies[seat.user_id] = seat_tally(facts, seat.seat, left_early=seat.left_early)
-            await writes.add_player_tallies(
-                db,
-                guild,
-                periods,
-                [(u, t, current[u].rating if u in current else None) for u, t in tallies.items()],
-                when,
-            )
-            await writes.add_server_tally(db, guild, periods, server_tally(facts))
             by_seat = {s.seat: s.user_id for s in people}
             pairs = [
                 (user, partner, tallies[user].wins > 0)
                 for seat, user in by_seat.items()
                 if user is not None and (partner := by_seat.get((seat + 2) % 4)) is not None
             ]
-            await writes.add_partnerships(db, guild, pairs)
+            for guild in guilds:
+                await writes.add_player_tallies(
+                    db,
+                    guild,
+                    periods,
+                    [(u, t, current[u].rating if u in current else None) for u, t in tallies.items()
+                     if guild_of(u) == guild],
+                    when,
+                )
+                await writes.add_server_tally(db, guild, periods, server_tally(facts))
+                await writes.add_partnerships(db, guild, [p for p in pairs if guild_of(p[0]) == guild])
         return True
 
     async def catch_up(self) -> int:

@@ -396,6 +396,38 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         CREATE INDEX match_reviews_by_user ON match_reviews (user_id, reviewed_at);
         """,
     ),
+    (
+        12,
+        """
+        CREATE TABLE quick_queue (
+            user_id {ID} PRIMARY KEY,
+            entry_id {ID} NOT NULL,
+            guild_id {ID} NOT NULL,
+            display_name TEXT NOT NULL,
+            language TEXT,
+            mu {FLOAT} NOT NULL,
+            sigma {FLOAT} NOT NULL,
+            queued_at {FLOAT} NOT NULL,
+            dm_channel_id {ID},
+            message_id {ID}
+        );
+        CREATE INDEX quick_queue_by_entry ON quick_queue (entry_id);
+        CREATE TABLE quick_seats (
+            table_id {ID} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            user_id {ID} NOT NULL,
+            guild_id {ID} NOT NULL,
+            PRIMARY KEY (table_id, user_id)
+        );
+        CREATE TABLE quick_reports (
+            id {AUTO_ID},
+            table_id {ID} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            reporter_id {ID} NOT NULL,
+            reported_id {ID} NOT NULL,
+            created_at {FLOAT} NOT NULL
+        );
+        CREATE UNIQUE INDEX quick_reports_once ON quick_reports (table_id, reporter_id, reported_id)
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (rebuilt from the records at will),
@@ -412,7 +444,9 @@ so nobody is registered twice, even by two processes at once), its rounds with t
 tables of each round with their results, each team's result on each duplicate deal; and
 ``tables.deal_seed``, the round seed a tournament table deals from;
 11 game reviews (:mod:`.reviews`): each finished hand's review as the reviewer's JSON, keyed by hand and
-reviewer version, and each seat's accuracy in a reviewed match (with its player, for their stats)."""
+reviewer version, and each seat's accuracy in a reviewed match (with its player, for their stats).;
+12 quick match (:mod:`.quick`): the queue shared by every process (one row per waiting user), each quick-match
+player's own server (their statistics go there) and the reports of players at quick-match tables."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 

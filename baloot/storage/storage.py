@@ -12,13 +12,13 @@ for transient faults, :class:`StorageConflict` for a refused constraint).
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from ..engine.match import RECORD_FORMAT
-from . import leases
+from . import leases, quick
 from .database import DEFAULT_PATH, Connection, Database, Row, SeatedElsewhere, dumps, loads
 from .errors import StorageError, StorageUnavailable
 from .leases import Fence, Lease, LeaseGrant
@@ -261,9 +261,14 @@ class Storage:
         row = await self.db.fetch_one("SELECT * FROM tables WHERE id = ?", (table_id,))
         return None if row is None else _table(row)
 
-    async def live_tables(self) -> list[TableRow]:
-        """Every open or playing table (what a restart resumes), oldest first."""
-        rows = await self.db.fetch_all("SELECT * FROM tables WHERE status IN (?, ?) ORDER BY id", _LIVE)
+    async def live_tables(self, guild_id: int | None = None) -> list[TableRow]:
+        """Every open or playing table (what a restart resumes), oldest first; only ``guild_id``'s if given
+        (the quick-match tables, by the matcher's every round)."""
+        if guild_id is None:
+            rows = await self.db.fetch_all("SELECT * FROM tables WHERE status IN (?, ?) ORDER BY id", _LIVE)
+        else:
+            rows = await self.db.fetch_all("SELECT * FROM tables WHERE status IN (?, ?) AND guild_id = ? ORDER BY id",
+                                           (*_LIVE, guild_id))
         return [_table(r) for r in rows]
 
     async def set_table_language(self, table_id: int, language: str | None, *, fence: Fence | None = None) -> None:
@@ -495,6 +500,60 @@ class Storage:
             return None
         seats = await self.db.fetch_all("SELECT * FROM result_seats WHERE table_id = ?", (table_id,))
         return result_from_rows(row, seats)
+
+    # -- quick match ----------------------------------------------------------------------------
+    async def quick_queue(self) -> list[quick.QueuedRow]:
+        """Every user waiting for a quick match, longest waiting first."""
+        return await quick.queue(self.db)
+
+    async def enqueue_quick(self, rows: Sequence[quick.QueuedRow]) -> None:
+        """Queue one entry (a player, or a pair); :class:`quick.SeatedNow` or :class:`quick.AlreadyQueued`."""
+        await quick.enqueue(self.db, rows)
+
+    async def dequeue_quick(self, user_id: int) -> list[quick.QueuedRow]:
+        """Take ``user_id``'s entry (with their partner) out of the queue; the rows removed."""
+        return await quick.dequeue(self.db, user_id)
+
+    async def set_queue_message(self, user_id: int, channel_id: int, message_id: int) -> None:
+        await quick.set_message(self.db, user_id, channel_id, message_id)
+
+    async def form_quick_tables(self, plan: quick.Plan, *, rules: dict[str, Any], turn_seconds: float,
+                                fence: Fence | None = None) -> list[quick.FormedTable]:
+        """Seat the groups ``plan`` picks from the queue, one matcher at a time (see :mod:`.quick`)."""
+        return await quick.form_tables(self.db, plan, self._put_seat, rules=rules, turn_seconds=turn_seconds,
+                                       now=self.clock(), check=self._fence_check(fence))
+
+    async def quick_with_bots(self, rows: Sequence[quick.QueuedRow], bots: Sequence[SeatRow], *,
+                              rules: dict[str, Any], turn_seconds: float,
+                              fence: Fence | None = None) -> quick.FormedTable:
+        """Seat one queued entry with bots at once (:class:`StorageConflict` if no longer queued)."""
+        return await quick.create_with_bots(self.db, rows, bots, self._put_seat, rules=rules,
+                                            turn_seconds=turn_seconds, now=self.clock(),
+                                            check=self._fence_check(fence))
+
+    @staticmethod
+    def _fence_check(fence: Fence | None) -> Callable[[Connection], Awaitable[None]] | None:
+        if fence is None:
+            return None
+
+        async def check(db: Connection) -> None:
+            await leases.check(db, fence)
+        return check
+
+    async def quick_guilds(self, table_id: int) -> dict[int, int]:
+        """Each player's own server at a quick-match table (empty for any other table)."""
+        return await quick.seat_guilds(self.db, table_id)
+
+    async def add_quick_report(self, table_id: int, reporter_id: int, reported_id: int) -> bool:
+        """Store a report of a player at a quick-match table; False if this one was already stored."""
+        return await quick.add_report(self.db, table_id, reporter_id, reported_id, self.clock())
+
+    async def quick_reports(self, table_id: int) -> list[tuple[int, int]]:
+        return await quick.reports(self.db, table_id)
+
+    async def best_skill(self, user_id: int) -> tuple[float, float] | None:
+        """The user's (mu, sigma) in the server where they played the most rated matches, if rated anywhere."""
+        return await quick.best_skill(self.db, user_id)
 
     # -- messages the bot keeps -------------------------------------------------------------
     async def set_message(self, table_id: int, key: str, channel_id: int, message_id: int) -> None:

@@ -57,6 +57,10 @@ class ServiceBase:
             raise NoTableHere("That table is no longer running.")
         return table
 
+    def has_table_in(self, channel_id: int) -> bool:
+        """Whether this channel has a live table here."""
+        return channel_id in self._by_channel
+
     def table_info(self, channel_id: int) -> TableInfo:
         """The live table of a channel (raises NoTableHere)."""
         return self._in_channel(channel_id).info()

@@ -126,3 +126,25 @@ class ReviewRefused(TableError):
 
     default = "That hand cannot be reviewed."
     default_code = ErrorCode.REVIEW_NO_HAND
+class QueuedAlready(TableError):
+    """Quick match: the user (or their partner) already waits in the queue; nothing changed."""
+
+    default = "You are already waiting for a quick match."
+    default_code = ErrorCode.QUEUED_ALREADY
+
+
+class NotQueued(TableError):
+    """Quick match: the user is not in the queue (a stale queue button, or matched meanwhile)."""
+
+    default = "You are not waiting for a quick match."
+    default_code = ErrorCode.NOT_QUEUED
+
+
+class BotsNotYet(TableError):
+    """Quick match: **Play now with bots** before the documented wait (``matching.BOTS_OFFER_AFTER``)."""
+
+    default = "Bots are offered after a short wait; keep waiting a little."
+    default_code = ErrorCode.BOTS_NOT_YET
+
+    def __init__(self, seconds: int = 0) -> None:
+        super().__init__(params={"seconds": seconds})

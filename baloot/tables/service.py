@@ -34,7 +34,9 @@ from .leases import ShardLeases
 from .listeners import Announcer, Listener
 from .live import LiveTable
 from .lobby import LobbyOps
+from .matching import BOTS_OFFER_AFTER
 from .options import TURN_SECONDS_RANGE
+from .quick import QueueListener, QueueState, QuickOps, is_quick
 from .referee import Referee
 from .supervisor import supervise
 from .turns import TurnRunner, TurnSettings
@@ -60,7 +62,7 @@ def system_rng(table_id: int) -> random.Random:
     return _SYSTEM_RNG
 
 
-class TableService(LobbyOps, GameplayOps):
+class TableService(LobbyOps, GameplayOps, QuickOps):
     """Drives every table of the bot. Create it, ``await resume_all()``, add listeners."""
 
     def __init__(
@@ -83,6 +85,7 @@ class TableService(LobbyOps, GameplayOps):
         sweep_seconds: float = 5.0,
         owns_guild: GuildFilter | None = None,
         leases: ShardLeases | None = None,
+        quick_bots_after: float = BOTS_OFFER_AFTER,
     ) -> None:
         if away_after < 1:
             raise ValueError("away_after must be at least 1")
@@ -119,6 +122,10 @@ class TableService(LobbyOps, GameplayOps):
         self._seated: dict[int, int] = {}  # user id -> table id
         self._lobby_lock = asyncio.Lock()
         self._closed = False
+        self.quick_bots_after = quick_bots_after  # quick match: "Play now with bots" after this long queued
+        self.queue_listeners: list[QueueListener] = []
+        self.last_queue: QueueState | None = None
+        self._matcher: asyncio.Task[None] | None = None
 
     # -- listeners ------------------------------------------------------------------------
     def add_listener(self, listener: Listener, *, first: bool = False) -> None:
@@ -147,8 +154,8 @@ class TableService(LobbyOps, GameplayOps):
             await self.leases.take()
         resumed: list[TableInfo] = []
         for row in await self.storage.live_tables():
-            if row.id in self._tables or not self.holds(row.guild_id):
-                continue
+            if row.id in self._tables or not self.holds(row.guild_id) or is_quick(row.channel_id):
+                continue  # a quick-match table is adopted by the matcher's round (match_quick)
             try:
                 record = await self.storage.game_record(row.id)
                 match = match_from_record(record) if record["hands"] else None
@@ -238,6 +245,24 @@ class TableService(LobbyOps, GameplayOps):
                                       sleep=self.sleep)
         return self._sweeper
 
+    # -- quick match ------------------------------------------------------------------------------
+    async def _match_forever(self) -> None:
+        while not self._closed:
+            await self.sleep(self.match_every)
+            if self.runs_matcher:
+                try:
+                    await self.match_quick()
+                except StorageError as exc:  # a conflict (a player gone meanwhile) or an outage: next round
+                    log.warning("the quick-match round failed (%s); again in %.0f s", exc, self.match_every)
+
+    def start_matching(self) -> asyncio.Task[None]:
+        """Start the periodic quick-match round (every ``match_every``; it acts only where this process holds
+        the quick-match tables), supervised; idempotent."""
+        if self._matcher is None or self._matcher.done():
+            self._matcher = supervise("quick match", self._match_forever, restart_after=self.match_every,
+                                      sleep=self.sleep)
+        return self._matcher
+
     async def close(self) -> None:
         """Stop every timer and bot task; the storage stays open (its owner closes it)."""
         self._closed = True
@@ -245,6 +270,8 @@ class TableService(LobbyOps, GameplayOps):
             self._sweeper.cancel()
         if self._keeper is not None:
             self._keeper.cancel()
+        if self._matcher is not None:
+            self._matcher.cancel()
         for table in list(self._tables.values()):
             self.turns.cancel(table)
         if self.forwarder is not None:

@@ -28,6 +28,7 @@ from baloot.render import RESULT_ID_TEMPLATE, Notice, Payload, render_lobby, ren
 from baloot.render.picture import table_picture
 from baloot.render.table import thrown_in_before
 from baloot.tables import StorageUnavailable
+from baloot.tables.quick import is_quick
 
 from ..transport.pacing import share
 from ..transport.wire import edit_message, send_message
@@ -129,6 +130,8 @@ class ChannelBoard:
         those exactly, instead of whatever state the widened
         interval happens to catch.
         """
+        if is_quick(state.channel_id):
+            return  # no channel: its public events are folded into each player's DM (private.py)
         board = self.board(state.table_id)
         if card and self.busy(state, board, keys):
             board.held.update(keys)
@@ -178,7 +181,7 @@ class ChannelBoard:
         A thrown-in hand whose message was not sent yet is never sent.
         """
         sheet = state.snapshot.sheet
-        if hand_no < 1 or sheet is None or not thrown_in_before(sheet, hand_no):
+        if hand_no < 1 or sheet is None or not thrown_in_before(sheet, hand_no) or is_quick(state.channel_id):
             return
         board = self.board(state.table_id)
         previous, key = hand_key(hand_no - 1), hand_key(hand_no)
@@ -208,6 +211,9 @@ class ChannelBoard:
         (but a finished hand's "Details"), and no message is posted for it any more - not even one of a
         hand dealt just before the close. Edits already pending for other messages are still sent."""
         board = self.board(state.table_id)
+        if is_quick(state.channel_id):
+            self._closed_done(state, board)
+            return
         board.dirty.update(board.held)
         board.held.clear()
         board.dirty.intersection_update(board.messages)  # never sent: never sent now
@@ -352,7 +358,10 @@ class ChannelBoard:
 
     def announce(self, state: TableState, notice: Notice) -> None:
         """A one-line message in the table's channel (a timeout, the table being back); through a channel
-        interaction's token when one is fresh (:mod:`.carrier`), else the bot token."""
+        interaction's token when one is fresh (:mod:`.carrier`), else the bot token. A quick-match table has no
+        channel: the notice shows in each player's DM with the table (the snapshot's notice)."""
+        if is_quick(state.channel_id):
+            return
         payload = render_notice(self.runtime.render_info(state), notice, self.runtime.language_of(state))
 
         async def send() -> None:

@@ -44,6 +44,7 @@ from baloot.tables.events import (
     TurnStarted,
     TurnTimedOut,
 )
+from baloot.tables.quick import is_quick
 
 from .channel import LOBBY, hand_key
 from .pings import PING
@@ -120,6 +121,11 @@ class Presenter:
             self._later(state, *range(4), reach=Reach.EVERY)  # bidding → doubling → play → over
             runtime.channel.touch_current(state)
         await self._on(state, event, before)
+        if is_quick(state.channel_id) and isinstance(event, TurnTimedOut | TurnReminder | PlayerAway | PlayerBack
+                                                     | SeatsChanged):
+            self._later(state)  # what the channel would have shown, shown in the DMs (at the turn's start)
+            if not isinstance(event, TurnTimedOut):
+                self._flush_private(state)
 
     async def _resumed(self, state: TableState) -> None:
         runtime = self.runtime
@@ -138,6 +144,9 @@ class Presenter:
         runtime.channel.touch_current(state)
 
     def _later(self, state: TableState, *seats: int, reach: Reach = Reach.VIEW) -> None:
+        if is_quick(state.channel_id):
+            # no channel: each player's DM is their table message too, so it follows every public event
+            reach, seats = Reach.EVERY, tuple(range(4))
         pending = self._pending.setdefault(state.table_id, {})
         for seat in seats:
             pending[seat] = max(pending.get(seat, Reach.TOKEN), reach)

@@ -45,9 +45,10 @@ import discord
 
 from baloot.engine.errors import BalootError
 from baloot.engine.view import SeatView
-from baloot.render import Payload, RenderInfo, render_hand, render_plays_elsewhere
+from baloot.render import Payload, RenderInfo, render_hand, render_plays_elsewhere, render_table
 from baloot.render.picture import table_picture
 from baloot.tables import StorageUnavailable
+from baloot.tables.quick import is_quick
 
 from ..transport.pacing import urgent
 from ..transport.payloads import attach_picture
@@ -102,6 +103,19 @@ def with_seat_picture(
         return payload
     public = view.public
     return attach_picture(payload, lambda: table_picture(info, public, view.seat, locale))
+
+
+def with_table(runtime: Shared, state: TableState, hand: Payload, info: RenderInfo, view: SeatView,
+               locale: str) -> Payload:
+    """A quick-match table has no channel: the table's public message (bids, tricks, scores, notices, the
+    match's end) goes above the player's hand in their one DM message, and its picture always goes with it
+    (from the player's own seat)."""
+    sheet, public = state.snapshot.sheet, view.public
+    if public is None or sheet is None:
+        return hand
+    table = render_table(runtime.render_info(state), public, sheet, locale, pictured=True)
+    folded: Payload = {**hand, "embeds": [*table.get("embeds", []), *hand.get("embeds", [])][:10]}
+    return attach_picture(folded, lambda: table_picture(info, public, view.seat, locale))
 
 
 @dataclass
@@ -224,8 +238,10 @@ class PrivateHands:
         if elsewhere and not state.closed:
             return render_plays_elsewhere(info, seat, hand_no, f"<#{state.channel_id}>", locale), (version, False)
         rendered = render_hand(info, view, hand_no, locale, CARD_EMOJIS.json_by_card)
-        payload = with_seat_picture(self.runtime, self.channel, rendered,
-                                    info, view, locale)
+        if is_quick(state.channel_id):
+            payload = with_table(self.runtime, state, rendered, info, view, locale)
+        else:
+            payload = with_seat_picture(self.runtime, self.channel, rendered, info, view, locale)
         if state.closed:
             payload["components"] = []
         return payload, (version, state.closed)

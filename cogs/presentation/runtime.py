@@ -13,6 +13,7 @@ import discord
 from .channel import ChannelBoard
 from .pings import TurnPings
 from .private import PrivateHands
+from .queue import QueueMessages
 from .shared import Languages, Shared
 
 __all__ = ["Languages", "Runtime", "maybe_runtime", "runtime_of"]
@@ -20,17 +21,19 @@ __all__ = ["Languages", "Runtime", "maybe_runtime", "runtime_of"]
 
 @dataclass
 class Runtime(Shared):
-    """The shared objects and the views: the channel's table messages, private hands, turn pings."""
+    """The shared objects and the views: the channel's table messages, private hands, turn pings, queue messages."""
 
     channel: ChannelBoard = field(init=False)
     private: PrivateHands = field(init=False)
     pings: TurnPings = field(init=False)
+    queue: QueueMessages = field(init=False)
 
     def __post_init__(self) -> None:
         super().__post_init__()
         self.channel = ChannelBoard(self)
         self.private = PrivateHands(self, self.channel)
         self.pings = TurnPings(self)
+        self.queue = QueueMessages(self)
 
 
 def runtime_of(client: discord.Client) -> Runtime:

@@ -18,6 +18,8 @@ def lobby_of(table_host: Player, channel: object) -> Message:
 def button_id(message: Message, op: str, **arg: object) -> str:
     for row in message.components:
         for comp in row["components"]:
+            if comp["custom_id"].startswith("bl:quick:"):  # the lobby's Quick match button (test_bot_quick.py)
+                continue
             lobby = decode_lobby_id(comp["custom_id"])
             if lobby.op == op and all(getattr(lobby, k) == v for k, v in arg.items()):
                 return str(comp["custom_id"])
