@@ -119,6 +119,9 @@ class ErrorCode(StrEnum):
     ALREADY_RUNNING = "already_running"
     NEED_FOUR = "need_four"
     TABLE_FINISHED = "table_finished"
+    TABLE_CLOSED = "table_closed"  # closed before its match ended (ended by a vote, an admin, the last leaving)
+    NO_DETAILS = "no_details"  # "Details" of a hand that was not scored (yet)
+    FOREIGN_TABLE = "foreign_table"  # a button of another server's table
     BAD_OPTION = "bad_option"
     TABLE_ELSEWHERE = "table_elsewhere"
     TABLE_RESTARTING = "table_restarting"

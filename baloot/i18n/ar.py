@@ -245,6 +245,9 @@ _ERRORS: Final = {
     "error.already_running": "بدأت الصكة بالفعل.",
     "error.need_four": "يجب أن يجلس أربعة لاعبين للبدء.",
     "error.table_finished": "انتهت هذه الطاولة.",
+    "error.table_closed": "أُغلقت هذه الطاولة قبل أن تنتهي صكتها؛ لم يتغير شيء.",
+    "error.no_details": "لا تفاصيل لليد {hand}: لم تُحسب نتيجتها.",
+    "error.foreign_table": "هذا الزر من طاولة في خادم آخر؛ لا يُعرض منها شيء هنا.",
     "error.bad_option": "خيار الطاولة غير صحيح: {detail}",
     "error.table_elsewhere": ("هذه الطاولة يديرها جزء آخر من البوت لا يستقبل الضغطات من الرسائل الخاصة بعد — "
                               "لم يتغير شيء. العب بزر «ورقي» في رسالة الطاولة."),
@@ -290,6 +293,8 @@ _NOTICES: Final = {
     "notice.ended_empty_nobody": "أُغلقت الطاولة: لم يبقَ فيها أحد.",
     "notice.left_closed": "بعد مغادرة {name} لم يبقَ أحد على الطاولة، فأُغلقت.",
     "notice.left_closed_match": "بعد مغادرة {name} لم يبقَ أحد على الطاولة، فأُغلقت وسُجّلت الصكة متروكة.",
+    "notice.left_closed_bots": "بعد مغادرة {name} لم يبقَ على الطاولة إلا البوتات، فأُغلقت.",
+    "notice.left_closed_match_bots": "بعد مغادرة {name} لم يبقَ على الطاولة إلا البوتات، فأُغلقت وسُجّلت الصكة متروكة.",
     "notice.vote_end": "{name} صوّت لإنهاء الطاولة ({votes} من {needed}).",
     "notice.language_set": "صارت اللغة العربية.",
     "notice.ping": "{mention}، دورك في البلوت — ينتهي الوقت {deadline}",
