@@ -105,6 +105,7 @@ class ErrorCode(StrEnum):
     TABLE_FULL = "table_full"
     TEAM_FULL = "team_full"
     SEAT_TAKEN = "seat_taken"
+    SEAT_HELD = "seat_held"  # left during this hand: kept for its person until the hand ends
     ALREADY_SEATED = "already_seated"
     NOT_SEATED = "not_seated"
     NOT_YOUR_HAND = "not_your_hand"
@@ -148,11 +149,13 @@ CODE_PARAMS: Final[Mapping[ErrorCode, frozenset[str]]] = {
     ErrorCode.NEED_FOUR: frozenset({"seated"}),
     ErrorCode.BAD_OPTION: frozenset({"detail"}),
     ErrorCode.BOT_PERMISSIONS: frozenset({"missing"}),
+    ErrorCode.NO_DETAILS: frozenset({"hand"}),
 }
 """The parameters a code carries (none when absent): ``suit`` a suit index,
 ``seat`` the seat to move, ``count`` a number of cards, ``allowed`` comma-separated action types (R10
 names), ``action`` an action type, ``seated`` a count, ``detail`` free text, ``missing`` comma-separated
-permission names (discord.py's, e.g. ``embed_links,attach_files``; see :data:`PERMISSIONS`)."""
+permission names (discord.py's, e.g. ``embed_links,attach_files``; see :data:`PERMISSIONS`), ``hand`` a hand's
+number as players count them (from 1)."""
 
 PERMISSIONS: Final = (
     "view_channel", "send_messages", "send_messages_in_threads", "create_public_threads", "embed_links", "attach_files",

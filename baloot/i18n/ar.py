@@ -230,6 +230,7 @@ _ERRORS: Final = {
     "error.table_exists": "في هذه القناة طاولة بلوت بالفعل.",
     "error.table_full": "الطاولة ممتلئة.",
     "error.seat_taken": "هذا المقعد محجوز.",
+    "error.seat_held": "هذا المقعد محفوظ لمن غادره حتى تنتهي هذه اليد، ثم يمكن لأي أحد أن يأخذه.",
     "error.team_full": "هذا الفريق مكتمل.",
     "error.already_seated": "لك مقعد على طاولة بالفعل.",
     "error.not_seated": "ليس لك مقعد على هذه الطاولة.",

@@ -243,6 +243,8 @@ _ERRORS: Final = {
     "error.table_exists": "This channel already has a Baloot table.",
     "error.table_full": "This table is full.",
     "error.seat_taken": "That seat is taken.",
+    "error.seat_held": ("That seat is kept for the person who left it until this hand ends; then anyone may "
+                        "take it."),
     "error.team_full": "That team is full.",
     "error.already_seated": "You are already seated at a table.",
     "error.not_seated": "You are not seated at this table.",

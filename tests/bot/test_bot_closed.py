@@ -242,3 +242,35 @@ async def test_forged_details_say_what_is_wrong(discord_env: DiscordEnv, tmp_pat
     assert refused(await forge(stranger, shown.message, f"bl:{table.table_id()}:result:0")) == (
         "That button is from a table of another server; nothing is shown here.")
     table.assert_clean_log()
+
+
+# -- a seat left during a match is kept for its person for the rest of that hand ---------------------------------
+SEAT_HELD = {"en-US": "That seat is kept for the person who left it until this hand ends; then anyone may take it.",
+             "ar": "هذا المقعد محفوظ لمن غادره حتى تنتهي هذه اليد، ثم يمكن لأي أحد أن يأخذه."}
+
+
+async def test_a_seat_left_mid_match_is_kept_for_its_person_until_the_hand_ends(
+        discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path)
+    assert await table.step(contract_policy("sun"))
+    bob = table.players[1]
+    eve, reem = (discord_env.create_user(n, locale=loc).join(table.guild)
+                 for n, loc in (("eve", "en-US"), ("reem", "ar")))
+    left = await bob.person.slash("baloot", "leave", channel=table.channel)
+    assert left.message is not None and plain(left.message.content) == "bob left the table."
+    # someone else cannot take it during this hand, in either language, whichever way they ask
+    assert refused(await eve.slash("baloot", "join", channel=table.channel)) == SEAT_HELD["en-US"]
+    assert refused(await eve.slash("baloot", "join", channel=table.channel, seat=2)) == SEAT_HELD["en-US"]
+    assert refused(await reem.slash("baloot", "join", channel=table.channel)) == SEAT_HELD["ar"]
+    # the leaver comes back to it
+    back = await bob.person.slash("baloot", "join", channel=table.channel)
+    assert back.message is not None and plain(back.message.content).startswith("bob sits in Seat 2"), back.message
+    # leaving again: after this hand anyone may take the seat
+    await bob.person.slash("baloot", "leave", channel=table.channel)
+    table.players.remove(bob)
+    hand = table.last_version[0]
+    while table.last_version[0] == hand:
+        assert await table.step(contract_policy("sun"))
+    joined = await eve.slash("baloot", "join", channel=table.channel)
+    assert joined.message is not None and plain(joined.message.content).startswith("eve sits in Seat 2"), joined.message
+    table.assert_clean_log()
