@@ -67,7 +67,8 @@ async def test_ending_by_the_creator_closes_every_view_and_posts_nothing_after(
     for _ in range(3):
         assert await table.step(contract_policy("sun"))
     bob = table.players[1]
-    await discord_env.wait_for(lambda: table_messages(table), 10)
+    await discord_env.wait_for(lambda: table_messages(table) and any(
+        b.endswith(":mine") for b in buttons_of(latest_table_message(table))), 10)
     mine = await bob.person.click(latest_table_message(table), next(
         b for b in buttons_of(latest_table_message(table)) if b.endswith(":mine")))
     assert mine.ephemeral and mine.message is not None and action_buttons(bob)  # a live "My hand" view
@@ -193,9 +194,12 @@ async def test_a_close_takes_my_hand_off_every_message_and_says_closed_everywher
     def every_message_closed() -> bool:
         return all(not any(b.endswith(":mine") for b in buttons_of(m)) for m in table_messages(table))
 
+    def lobby_closed() -> bool:
+        return f"<@{table.host.person.id}>" in text_of(next(m for m in table_messages(table) if m.id == lobby.id))
+
     await discord_env.wait_for(every_message_closed, 15)  # earlier hands' messages too, paced
+    await discord_env.wait_for(lobby_closed, 15)  # the lobby no longer says the match is played below
     assert any(":result:0" in b for b in buttons_of(next(m for m in table_messages(table) if m.id == earlier.id)))
-    assert f"<@{table.host.person.id}>" in text_of(next(m for m in table_messages(table) if m.id == lobby.id))
     # a client that missed the edits: each press says the table was closed, not that it finished
     assert refused(await forge(table.players[1].person, earlier, mine)) == CLOSED_PRESS[locale]
     assert refused(await forge(table.players[1].person, lobby, join)) == CLOSED_PRESS[locale]
