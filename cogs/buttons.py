@@ -16,6 +16,7 @@ from typing import Any, Final
 
 import discord
 
+from baloot.engine.error_codes import ErrorCode
 from baloot.render import (
     ACTION_ID_TEMPLATE,
     LOBBY_ID_TEMPLATE,
@@ -35,9 +36,9 @@ from baloot.render import (
     render_text,
     table_info_from,
 )
-from baloot.render.custom_ids import QUICK_ID_TEMPLATE, CustomIdError
+from baloot.render.custom_ids import QUICK_ID_TEMPLATE
 from baloot.render.stats import BOARD_ID_TEMPLATE
-from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableRestarting
+from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableError, TableRestarting
 from baloot.tables.quick import is_quick
 
 from .presentation.emojis import CARD_EMOJIS
@@ -238,7 +239,9 @@ async def lobby_press(interaction: discord.Interaction, lobby: LobbyId) -> None:
         if (lobby.op == "quit" and mine is not None and is_quick(mine.channel_id)
                 and mine.id == parse_id(lobby.table_id)):
             channel_id = mine.channel_id  # the last person leaving a quick-match table (it has no channel)
-        if service.table_info(channel_id).id != parse_id(lobby.table_id):
+        wanted = parse_id(lobby.table_id)
+        if service.table_id_in(channel_id) != wanted:
+            await service.check_running(wanted)  # closed, finished, never was: say which
             raise NoTableHere()
         if lobby.op == "join":
             info = await in_time(interaction, service.join(channel_id, user.id, user.display_name,
@@ -300,20 +303,26 @@ async def show_result(interaction: discord.Interaction, table_id: int, hand_no: 
     runtime = runtime_of(interaction.client)
     locale = user_locale(interaction)
     state = runtime.shown.get(table_id)
+    if state is not None and interaction.guild_id is not None and state.info.guild_id != interaction.guild_id:
+        raise TableError(f"table {table_id} is another server's", code=ErrorCode.FOREIGN_TABLE)
     sheet = None if state is None else state.snapshot.sheet
     if state is not None and sheet is not None and hand_no < len(sheet.hands):
         hand = state.hand_at(hand_no)
         payload = render_result(runtime.render_info(state, for_seat=-1), None if hand is None else hand.public,
                                 sheet, hand_no, locale)
     else:  # the table closed, or runs in another process: from the stored hands, as long as the message lives
-        stored = await runtime.service.stored_hand(table_id, hand_no)
-        if stored is None or (interaction.guild_id is not None and stored.table.guild_id != interaction.guild_id):
-            raise CustomIdError(f"hand {hand_no} of table {table_id} is not stored here")
+        stored = await runtime.service.stored_hand(table_id, hand_no)  # NoTableHere: a forged table id
+        if stored is not None and interaction.guild_id is not None and stored.table.guild_id != interaction.guild_id:
+            raise TableError(f"table {table_id} is another server's", code=ErrorCode.FOREIGN_TABLE)
+        if stored is None:
+            raise TableError(f"hand {hand_no} of table {table_id} is not stored", code=ErrorCode.NO_DETAILS,
+                             params={"hand": hand_no + 1})
         info = table_info_from(stored.table, default_language=runtime.languages.channel(
             stored.table.guild_id, stored.table.language))
         payload = render_result(info, stored.public, stored.sheet, hand_no, locale)
-    if payload is None:
-        raise CustomIdError(f"hand {hand_no} of table {table_id} has no result")
+    if payload is None:  # thrown in (R4), or still being played
+        raise TableError(f"hand {hand_no} of table {table_id} has no result", code=ErrorCode.NO_DETAILS,
+                         params={"hand": hand_no + 1})
     await reply(interaction, payload, ephemeral=True)
 
 

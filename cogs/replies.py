@@ -385,7 +385,9 @@ def left_notice(raw_name: str, locale: str, info: TableInfo | None = None) -> Pa
     """The private answer to a leave (command or lobby button), naming who stood up, and saying so when
     that closed the table (no one was left), with its match recorded as abandoned if one ran."""
     live = info is None or info.status.live
-    return render_left(display_name(raw_name, locale), live, info is not None and info.version is not None, locale)
+    bots = info is not None and any(s is not None and s.is_bot for s in info.seats)
+    return render_left(display_name(raw_name, locale), live, info is not None and info.version is not None, locale,
+                       bots=bots)
 
 
 def started_notice(runtime: Runtime, info: TableInfo) -> Payload:

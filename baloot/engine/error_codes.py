@@ -105,6 +105,7 @@ class ErrorCode(StrEnum):
     TABLE_FULL = "table_full"
     TEAM_FULL = "team_full"
     SEAT_TAKEN = "seat_taken"
+    SEAT_HELD = "seat_held"  # left during this hand: kept for its person until the hand ends
     ALREADY_SEATED = "already_seated"
     NOT_SEATED = "not_seated"
     NOT_YOUR_HAND = "not_your_hand"
@@ -119,6 +120,9 @@ class ErrorCode(StrEnum):
     ALREADY_RUNNING = "already_running"
     NEED_FOUR = "need_four"
     TABLE_FINISHED = "table_finished"
+    TABLE_CLOSED = "table_closed"  # closed before its match ended (ended by a vote, an admin, the last leaving)
+    NO_DETAILS = "no_details"  # "Details" of a hand that was not scored (yet)
+    FOREIGN_TABLE = "foreign_table"  # a button of another server's table
     BAD_OPTION = "bad_option"
     TABLE_ELSEWHERE = "table_elsewhere"
     TABLE_RESTARTING = "table_restarting"
@@ -155,11 +159,13 @@ CODE_PARAMS: Final[Mapping[ErrorCode, frozenset[str]]] = {
     ErrorCode.BAD_OPTION: frozenset({"detail"}),
     ErrorCode.BOT_PERMISSIONS: frozenset({"missing"}),
     ErrorCode.BOTS_NOT_YET: frozenset({"seconds"}),
+    ErrorCode.NO_DETAILS: frozenset({"hand"}),
 }
 """The parameters a code carries (none when absent): ``suit`` a suit index,
 ``seat`` the seat to move, ``count`` a number of cards, ``allowed`` comma-separated action types (R10
 names), ``action`` an action type, ``seated`` a count, ``detail`` free text, ``missing`` comma-separated
-permission names (discord.py's, e.g. ``embed_links,attach_files``; see :data:`PERMISSIONS`), ``seconds`` a wait."""
+permission names (discord.py's, e.g. ``embed_links,attach_files``; see :data:`PERMISSIONS`), ``seconds`` a wait,
+``hand`` a hand's number as players count them (from 1)."""
 
 PERMISSIONS: Final = (
     "view_channel", "send_messages", "send_messages_in_threads", "create_public_threads", "embed_links", "attach_files",

@@ -257,6 +257,8 @@ _ERRORS: Final = {
     "error.table_exists": "This channel already has a Baloot table.",
     "error.table_full": "This table is full.",
     "error.seat_taken": "That seat is taken.",
+    "error.seat_held": ("That seat is kept for the person who left it until this hand ends; then anyone may "
+                        "take it."),
     "error.team_full": "That team is full.",
     "error.already_seated": "You are already seated at a table.",
     "error.not_seated": "You are not seated at this table.",
@@ -272,6 +274,9 @@ _ERRORS: Final = {
     "error.already_running": "The match has already started.",
     "error.need_four": "Four players must be seated to start.",
     "error.table_finished": "This table has finished.",
+    "error.table_closed": "This table was closed before its match ended; nothing changed.",
+    "error.no_details": "Hand {hand} has no details: it was not scored.",
+    "error.foreign_table": "That button is from a table of another server; nothing is shown here.",
     "error.bad_option": "That table option is not valid: {detail}",
     "error.table_elsewhere": ("This table is run by another part of the bot, which cannot take presses from "
                               "direct messages yet — nothing changed. Play with “My hand” on the table message."),
@@ -328,6 +333,9 @@ _NOTICES: Final = {
     "notice.left_closed": "{name} left the table. No one else was seated, so it is closed.",
     "notice.left_closed_match": ("{name} left the table. No one else was seated, so it is closed and its match "
                                  "is recorded as abandoned."),
+    "notice.left_closed_bots": "{name} left the table. Only bots were left at it, so it is closed.",
+    "notice.left_closed_match_bots": ("{name} left the table. Only bots were left at it, so it is closed and its "
+                                      "match is recorded as abandoned."),
     "notice.vote_end": "{name} votes to end the table ({votes} of {needed}).",
     "notice.language_set": "Language set to English.",
     "notice.ping": "{mention}, your turn at the Baloot table — time runs out {deadline}",

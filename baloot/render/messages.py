@@ -83,9 +83,10 @@ def render_last_leave(table_id: str, locale: str) -> Payload:
     return payload
 
 
-def render_left(name: str, status_live: bool, abandoned: bool, locale: str) -> Payload:
-    """The private answer to a leave: who stood up, and whether the table closed because no one is left
-    (and its match was recorded as abandoned)."""
+def render_left(name: str, status_live: bool, abandoned: bool, locale: str, *, bots: bool = False) -> Payload:
+    """The private answer to a leave: who stood up, and whether the table closed because no person is left
+    (and its match was recorded as abandoned); ``bots``: bots were still seated (they do not keep a table)."""
     if status_live:
         return render_text("notice.left", locale, name=name)
-    return render_text("notice.left_closed_match" if abandoned else "notice.left_closed", locale, name=name)
+    key = "notice.left_closed_match" if abandoned else "notice.left_closed"
+    return render_text(key + "_bots" if bots else key, locale, name=name)

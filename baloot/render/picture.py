@@ -332,7 +332,8 @@ RUN_GAP: Final = 0.25  # between a name's letters and its emoji, in ems
 @lru_cache(maxsize=TEXTS)
 def _fitted(text: str, size: int, bold: bool, width: float) -> tuple[AnyFont, tuple[Run, ...], float]:
     """``text`` fitted to ``width``: at ``size`` if it fits, else at a smaller size down to :data:`MIN_TEXT` (bold,
-    then regular: narrower), else cut there (its emoji left out first); with its runs (:mod:`.emoji_text`) and
+    then regular: narrower), else its letters cut there, its emoji kept in colour (as on the plates, in the score
+    and the winners alike; left out only when they alone would not fit); with its runs (:mod:`.emoji_text`) and
     drawn width."""
     for weight in (bold, False) if bold else (False,):
         runs = split_runs(text, font(size, bold=weight))  # which font draws what: the same at every size
@@ -344,9 +345,15 @@ def _fitted(text: str, size: int, bold: bool, width: float) -> tuple[AnyFont, tu
                 return f, runs, drawn
             step = min(step - 1, max(MIN_TEXT, math.floor(step * width / drawn)))  # width goes with size: jump
     f = font(MIN_TEXT)
-    letters = " ".join("".join(part for emoji, part in split_runs(text, f) if not emoji).split())
-    cut = _layout(letters, f, width, None)[0]
-    runs = ((False, cut),) if cut else ()
+    every = split_runs(text, f)
+    letters = " ".join("".join(part for emoji, part in every if not emoji).split())
+    emojis = tuple(run for run in every if run[0])
+    room = width - _runs_width(emojis, f, MIN_TEXT) - RUN_GAP * MIN_TEXT
+    if not emojis or room < width / 2:  # the emoji would crowd out the name: letters only
+        emojis, room = (), width
+    cut = _layout(letters, f, room, None)[0]
+    kept = ((False, cut),) if cut else ()
+    runs = emojis + kept if every and every[0][0] else kept + emojis  # the emoji where the name has it
     return f, runs, _runs_width(runs, f, MIN_TEXT)
 
 

@@ -65,6 +65,10 @@ class ServiceBase:
         """The live table of a channel (raises NoTableHere)."""
         return self._in_channel(channel_id).info()
 
+    def table_id_in(self, channel_id: int) -> int | None:
+        """The id of a channel's live table, None if it has none."""
+        return self._by_channel.get(channel_id)
+
     def table_by_id(self, table_id: int) -> TableInfo:
         """A live table by id (raises NoTableHere once it has closed)."""
         return self._by_id(table_id).info()

@@ -41,7 +41,14 @@ class GameplayOps(ServiceBase):
         if row.status.live and not self.holds(row.guild_id):
             # a DM press reaches shard 0; the table lives with its guild's shard
             raise TableElsewhere(guild_id=row.guild_id)
-        raise TableNotRunning("This table has closed; its match is over.", code=ErrorCode.TABLE_FINISHED)
+        if row.status == TableStatus.FINISHED:
+            raise TableNotRunning("This table has finished; its match is over.", code=ErrorCode.TABLE_FINISHED)
+        raise TableNotRunning("This table was closed before its match ended.", code=ErrorCode.TABLE_CLOSED)
+
+    async def check_running(self, table_id: int) -> None:
+        """Raise what a button of table ``table_id`` is answered when that table is not live here: it closed
+        (finished, or closed before its end), never was, or runs in another process."""
+        await self._running(table_id)
 
     @staticmethod
     def _seat_in_match(table: LiveTable, user_id: int) -> int:
@@ -152,11 +159,11 @@ class GameplayOps(ServiceBase):
 
     async def stored_hand(self, table_id: int, hand_no: int) -> StoredHand | None:
         """Hand ``hand_no`` of a table as stored, with the match around it, whether the table runs or closed
-        (a finished hand's "Details" answers for as long as its message lives); None if the table
-        or the hand does not exist."""
+        (a finished hand's "Details" answers for as long as its message lives); None if the hand is not
+        stored; :class:`NoTableHere` if the table never was."""
         row = await self.storage.table(table_id)
         if row is None:
-            return None
+            raise NoTableHere("That table does not exist.", code=ErrorCode.UNKNOWN_TABLE)
         record = await self.storage.game_record(table_id)
         if not 0 <= hand_no < len(record["hands"]):
             return None

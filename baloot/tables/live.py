@@ -102,6 +102,7 @@ class LiveTable:
         # votes to end the table, stored with the seats (a restart keeps them)
         self.end_votes: set[int] = {s.user_id for s in seats if s.end_vote and s.user_id is not None and not s.vacated}
         self.timeouts = [0, 0, 0, 0]  # timeouts in a row, per seat
+        self.held: dict[int, int] = {}  # seat -> the hand its person left in: theirs alone until that hand ends
         self.turn_task: asyncio.Task[None] | WaitingTurn | None = None
         self.deadline: float | None = None  # Unix time the current turn times out
         self.published: TableSnapshot | None = None  # the latest snapshot (see publish)

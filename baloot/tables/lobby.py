@@ -61,15 +61,26 @@ def _open_seat(table: LiveTable, seat: int | None, team: int | None) -> int:
 
 
 def _left_seat(table: LiveTable, user_id: int, seat: int | None, team: int | None) -> int:
-    """A seat someone left during the match: theirs if they come back, else the chosen or first one."""
+    """A seat someone left during the match: theirs if they come back, else the chosen or first one.
+
+    A seat is kept for the person who left it for the rest of the hand they left in (played for them
+    meanwhile): they can come back to it, and no one else can take it before the next deal.
+    """
     left = [s.seat for s in table.seats if s is not None and s.vacated]
+    mine = [s for s in left if (info := table.seats[s]) is not None and info.user_id == user_id]
+    held = {s for s in left if s not in mine and table.held.get(s) == table.hand_no}
     if seat is not None:
         if seat not in left:
             raise SeatTaken()
+        if seat in held:
+            raise SeatTaken("That seat is kept for the person who left it until this hand ends.",
+                            code=ErrorCode.SEAT_HELD)
         return seat
-    mine = [s for s in left if (info := table.seats[s]) is not None and info.user_id == user_id]
-    choices = mine or [s for s in left if team is None or s & 1 == team]
+    choices = mine or [s for s in left if (team is None or s & 1 == team) and s not in held]
     if not choices:
+        if held:
+            raise SeatTaken("That seat is kept for the person who left it until this hand ends.",
+                            code=ErrorCode.SEAT_HELD)
         raise TableFull("The match has started and no seat is free.")
     return choices[0]
 
@@ -220,6 +231,7 @@ class LobbyOps(ServiceBase):
                     assert old is not None
                     returning = old.user_id == user_id
                     new = dataclasses.replace(old, user_id=user_id, name=name, vacated=False, away=False)
+                    table.held.pop(target, None)
                     try:
                         await self.storage.put_seats([seat_row(table.id, new)], fence=table.fence)
                     except SeatedElsewhere as exc:
@@ -262,6 +274,8 @@ class LobbyOps(ServiceBase):
                 new = dataclasses.replace(info, vacated=True, away=False)
                 await self.storage.put_seats([seat_row(table.id, new)], fence=table.fence)
                 table.seats[seat] = new
+                if table.hand_no is not None:  # kept for them until this hand ends (_left_seat)
+                    table.held[seat] = table.hand_no
             self._seated.pop(user_id, None)
             table.end_votes.discard(user_id)
             if not table.humans():

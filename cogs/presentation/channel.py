@@ -24,10 +24,18 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-from baloot.render import RESULT_ID_TEMPLATE, Notice, Payload, render_lobby, render_notice, render_table
+from baloot.render import (
+    RESULT_ID_TEMPLATE,
+    REVIEW_ID_TEMPLATE,
+    Notice,
+    Payload,
+    render_lobby,
+    render_notice,
+    render_table,
+)
 from baloot.render.picture import table_picture
 from baloot.render.table import thrown_in_before
-from baloot.tables import StorageUnavailable
+from baloot.tables import StorageUnavailable, TableError
 from baloot.tables.quick import is_quick
 
 from ..transport.pacing import share
@@ -80,12 +88,13 @@ def _order(key: str) -> int:
     return -1 if key == LOBBY else int(key.split(":")[1])
 
 
-_DETAILS: Final = re.compile(RESULT_ID_TEMPLATE)
+_KEPT_AFTER_CLOSE: Final = (re.compile(RESULT_ID_TEMPLATE), re.compile(REVIEW_ID_TEMPLATE))
 
 
 def details_only(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The buttons of a table message without "My hand": a finished hand's "Details" only."""
-    kept = [c for row in components for c in row.get("components", []) if _DETAILS.fullmatch(c.get("custom_id", ""))]
+    """The buttons of a table message without "My hand": a finished hand's "Details" and "Review" only."""
+    kept = [c for row in components for c in row.get("components", [])
+            if any(p.fullmatch(c.get("custom_id", "")) for p in _KEPT_AFTER_CLOSE)]
     return [{"type": 1, "components": kept}] if kept else []
 
 
@@ -207,9 +216,10 @@ class ChannelBoard:
         task.add_done_callback(self._notices.discard)
 
     def closed(self, state: TableState) -> None:
-        """The table closed: its latest message already in the channel says so, without buttons
-        (but a finished hand's "Details"), and no message is posted for it any more - not even one of a
-        hand dealt just before the close. Edits already pending for other messages are still sent."""
+        """The table closed: every message of it already in the channel (the lobby, each hand's) says so,
+        without buttons but a finished hand's "Details", and no message is posted for it any more - not
+        even one of a hand dealt just before the close. The latest goes first, then one a flush
+        (:meth:`_flush_soon`), within the channel's pace."""
         board = self.board(state.table_id)
         if is_quick(state.channel_id):
             self._closed_done(state, board)
@@ -217,8 +227,7 @@ class ChannelBoard:
         board.dirty.update(board.held)
         board.held.clear()
         board.dirty.intersection_update(board.messages)  # never sent: never sent now
-        if board.messages:
-            board.dirty.add(max(board.messages, key=_order))
+        board.dirty.update(board.messages)  # every earlier message too: no "My hand" stays live on any
         if board.dirty and (board.task is None or board.task.done()):
             self._start_flush(state, board)
         elif not board.dirty and (board.task is None or board.task.done()):
@@ -228,6 +237,13 @@ class ChannelBoard:
         self.boards.pop(state.table_id, None)
         self.runtime.carriers.forget(*board.messages.values())
         self.runtime.shown.forget(state.table_id)
+
+    def finished(self, state: TableState) -> None:
+        """The match ended (R8): its last hand's message shows the end, and every earlier message already in
+        the channel loses "My hand" (keeping "Details"), one a flush like :meth:`closed`."""
+        board = self.board(state.table_id)
+        board.dirty.update(board.messages)
+        self.touch_current(state)
 
     def touch_current(self, state: TableState, *, card: bool = False) -> None:
         """Mark the message of the current hand (or the lobby before the first deal)."""
@@ -242,8 +258,11 @@ class ChannelBoard:
             interval = MIN_INTERVAL if carried else edit_interval(len(self.boards), self.edit_budget)
             wait = max(EDIT_DELAY, board.last_flush + interval - time.monotonic())
             await asyncio.sleep(wait)
-            keys = sorted(board.dirty, key=_order)
+            keys = sorted(board.dirty, key=_order, reverse=state.closed)
             board.dirty.clear()
+            if state.closed:  # the close edits every message: the latest first, then one a flush (channel pace)
+                board.dirty.update(keys[1:])
+                keys = keys[:1]
             for key in keys:
                 closing = state.closing is not None
                 try:
@@ -253,7 +272,7 @@ class ChannelBoard:
                     log.exception("table %s: could not update %s; trying again", state.table_id, key)
                     board.dirty.add(key)
                     continue
-                if closing:
+                if closing and key == max(board.messages, key=_order):
                     board.closing_shown = key
                 if key != LOBBY:
                     state.shown(_order(key))
@@ -326,8 +345,28 @@ class ChannelBoard:
         winner = sheet.winner if _order(key) == len(sheet.hands) - 1 else None  # the match's last picture (R8)
         return lambda: table_picture(info, public, None, language, score, winner)
 
+    async def _stored(self, state: TableState, key: str) -> Payload | None:
+        """An earlier hand's message at the close, that hand forgotten once its message was up to date
+        (:meth:`.shown.TableState.shown`): drawn from the stored hands (None: not stored, or storage down)."""
+        sheet = state.snapshot.sheet
+        if key == LOBBY or sheet is None:
+            return None
+        try:
+            stored = await self.runtime.service.stored_hand(state.table_id, _order(key))
+        except (StorageUnavailable, TableError) as exc:  # its "My hand" stays; pressing it says the table closed
+            log.warning("table %s: could not read hand %s to close its message (%s)", state.table_id, key, exc)
+            return None
+        if stored is None:
+            return None
+        payload = render_table(self.runtime.render_info(state, for_seat=-1), stored.public, sheet,
+                               self.runtime.language_of(state), index=_order(key))
+        payload["components"] = details_only(payload["components"])
+        return payload
+
     async def _send(self, state: TableState, board: Board, key: str) -> None:
         payload = self.render(state, key)
+        if payload is None and state.closed and key in board.messages:
+            payload = await self._stored(state, key)
         if payload is None:
             return
         draw = self.picture(state, key)

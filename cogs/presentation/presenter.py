@@ -188,7 +188,7 @@ class Presenter:
             await runtime.pings.closed(state)
             self._later(state, *range(4), reach=Reach.EVERY)
             self._flush_private(state)
-            channel.touch_current(state)
+            channel.finished(state)
         elif isinstance(event, TurnStarted):
             self._later(state, *range(4), reach=Reach.TOKEN)  # whose turn it is, in every view
             if not event.played_for:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from fakediscord import DiscordEnv, Message
-from test_bot_harness import ACTION_RE, BotTable, Player, contract_policy, open_table, plain
+from test_bot_harness import ACTION_RE, BotTable, Player, contract_policy, forge, open_table, plain, refused
 
 TURN_WORDS = ("to act", "Your turn", "Waiting for", "الدور على", "دورك", "بانتظار")
 
@@ -66,7 +67,6 @@ async def test_ending_by_the_creator_closes_every_view_and_posts_nothing_after(
     for _ in range(3):
         assert await table.step(contract_policy("sun"))
     bob = table.players[1]
-    # the latest hand message with its "My hand" button (a new hand's message may still be on its way)
     await discord_env.wait_for(lambda: table_messages(table) and any(
         b.endswith(":mine") for b in buttons_of(latest_table_message(table))), 10)
     mine = await bob.person.click(latest_table_message(table), next(
@@ -136,7 +136,7 @@ async def test_the_last_person_is_told_before_and_after_that_leaving_closes_the_
     quit_id = next(b for b in buttons_of(asked) if b.endswith(":lobby:quit"))
     left = await erin.click(asked, quit_id)
     assert left.message is not None and plain(left.message.content) == (
-        "erin left the table. No one else was seated, so it is closed and its match is recorded as abandoned.")
+        "erin left the table. Only bots were left at it, so it is closed and its match is recorded as abandoned.")
     assert table.status() == "abandoned"
     closed = f"The table was closed: <@{erin.id}>, the last person at it, left during the match, which is recorded"
     await discord_env.wait_for(lambda: closed in text_of(latest_table_message(table)), 10)
@@ -149,7 +149,7 @@ async def test_the_last_person_is_told_in_arabic(discord_env: DiscordEnv, tmp_pa
     assert plain(asked.content).startswith("أنت آخر من بقي على هذه الطاولة")
     left = await table.host.person.click(asked, next(b for b in buttons_of(asked) if b.endswith(":lobby:quit")))
     assert left.message is not None
-    assert plain(left.message.content) == "بعد مغادرة erin لم يبقَ أحد على الطاولة، فأُغلقت وسُجّلت الصكة متروكة."
+    assert plain(left.message.content) == "بعد مغادرة erin لم يبقَ على الطاولة إلا البوتات، فأُغلقت وسُجّلت الصكة متروكة."
     assert table.status() == "abandoned"
 
 
@@ -164,4 +164,117 @@ async def test_a_person_takes_a_bots_seat_before_the_start(discord_env: DiscordE
     seats = {r["seat"]: (r["display_name"], r["is_bot"]) for r in table.query(
         "SELECT seat, display_name, is_bot FROM seats WHERE table_id = ?", (table.table_id(),))}
     assert seats == {0: ("alice", 0), 1: ("bob", 0), 2: ("Bot 3", 1), 3: ("carol", 0)}
+    table.assert_clean_log()
+
+
+# -- every message of a closed or finished table, not only the latest ------------------------------------------
+CLOSED_PRESS = {"en-US": "This table was closed before its match ended; nothing changed.",
+                "ar": "أُغلقت هذه الطاولة قبل أن تنتهي صكتها؛ لم يتغير شيء."}
+
+
+def lobby_message(table: BotTable) -> Message:
+    return min(table_messages(table), key=lambda m: m.id)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ar"])
+async def test_a_close_takes_my_hand_off_every_message_and_says_closed_everywhere(
+        discord_env: DiscordEnv, tmp_path: Path, locale: str) -> None:
+    table = await open_table(discord_env, tmp_path, guild_locale=locale, locales=[locale] * 4)
+    while table.last_version[0] < 1:
+        assert await table.step(contract_policy("sun"))
+    earlier = await discord_env.wait_for(lambda: next(
+        (m for m in table_messages(table) if any(":result:0" in b for b in buttons_of(m))), None), 10)
+    mine = next(b for b in buttons_of(earlier) if b.endswith(":mine"))
+    lobby = lobby_message(table)
+    join = f"bl:{table.table_id()}:lobby:join"
+    stale = table.players[0].buttons() or table.players[1].buttons()
+    await table.host.person.slash("baloot", "end", channel=table.channel)
+    await assert_every_view_closed(table, "<@")
+
+    def every_message_closed() -> bool:
+        return all(not any(b.endswith(":mine") for b in buttons_of(m)) for m in table_messages(table))
+
+    def lobby_closed() -> bool:
+        return f"<@{table.host.person.id}>" in text_of(next(m for m in table_messages(table) if m.id == lobby.id))
+
+    await discord_env.wait_for(every_message_closed, 15)  # earlier hands' messages too, paced
+    await discord_env.wait_for(lobby_closed, 15)  # the lobby no longer says the match is played below
+    assert any(":result:0" in b for b in buttons_of(next(m for m in table_messages(table) if m.id == earlier.id)))
+    # a client that missed the edits: each press says the table was closed, not that it finished
+    assert refused(await forge(table.players[1].person, earlier, mine)) == CLOSED_PRESS[locale]
+    assert refused(await forge(table.players[1].person, lobby, join)) == CLOSED_PRESS[locale]
+    if stale:
+        assert refused(await forge(table.players[0].person, stale[0].message, stale[0].custom_id)) in (
+            CLOSED_PRESS[locale])
+    table.assert_clean_log()
+
+
+async def test_the_match_end_takes_my_hand_off_every_earlier_message(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path, create={"target": 40})
+    while table.status() == "playing":
+        await table.play_hand(contract_policy("sun"))
+    assert table.status() == "finished"
+    await discord_env.wait_for(lambda: len(table_messages(table)) >= 3, 10)  # the lobby and two hands at least
+
+    def none_live() -> bool:
+        return all(not any(b.endswith(":mine") for b in buttons_of(m)) for m in table_messages(table))
+
+    await discord_env.wait_for(none_live, 15)
+    earlier = next(m for m in table_messages(table) if any(":result:0" in b for b in buttons_of(m)))
+    answer = await table.players[2].person.click(earlier, next(b for b in buttons_of(earlier) if ":result:0" in b))
+    assert answer.ephemeral and answer.message is not None and answer.message.embeds
+    assert refused(await forge(table.players[1].person, earlier, f"bl:{table.table_id()}:mine")) == (
+        "This table has finished.")
+    table.assert_clean_log()
+
+
+async def test_forged_details_say_what_is_wrong(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path)
+    assert await table.step(contract_policy("sun"))
+    message = await discord_env.wait_for(lambda: next(
+        (m for m in table_messages(table) if any(b.endswith(":mine") for b in buttons_of(m))), None), 10)
+    bob = table.players[1].person
+    assert refused(await forge(bob, message, f"bl:{table.table_id()}:result:0")) == (
+        "Hand 1 has no details: it was not scored.")
+    assert refused(await forge(bob, message, f"bl:{table.table_id()}:result:7")) == (
+        "Hand 8 has no details: it was not scored.")
+    other = discord_env.create_guild("Elsewhere")
+    channel = discord_env.create_channel(other, "baloot")
+    stranger = discord_env.create_user("sam").join(other)
+    shown = await stranger.slash("baloot", "rules", channel=channel)
+    assert shown.message is not None
+    assert refused(await forge(stranger, shown.message, f"bl:{table.table_id()}:result:0")) == (
+        "That button is from a table of another server; nothing is shown here.")
+    table.assert_clean_log()
+
+
+# -- a seat left during a match is kept for its person for the rest of that hand ---------------------------------
+SEAT_HELD = {"en-US": "That seat is kept for the person who left it until this hand ends; then anyone may take it.",
+             "ar": "هذا المقعد محفوظ لمن غادره حتى تنتهي هذه اليد، ثم يمكن لأي أحد أن يأخذه."}
+
+
+async def test_a_seat_left_mid_match_is_kept_for_its_person_until_the_hand_ends(
+        discord_env: DiscordEnv, tmp_path: Path) -> None:
+    table = await open_table(discord_env, tmp_path)
+    assert await table.step(contract_policy("sun"))
+    bob = table.players[1]
+    eve, reem = (discord_env.create_user(n, locale=loc).join(table.guild)
+                 for n, loc in (("eve", "en-US"), ("reem", "ar")))
+    left = await bob.person.slash("baloot", "leave", channel=table.channel)
+    assert left.message is not None and plain(left.message.content) == "bob left the table."
+    # someone else cannot take it during this hand, in either language, whichever way they ask
+    assert refused(await eve.slash("baloot", "join", channel=table.channel)) == SEAT_HELD["en-US"]
+    assert refused(await eve.slash("baloot", "join", channel=table.channel, seat=2)) == SEAT_HELD["en-US"]
+    assert refused(await reem.slash("baloot", "join", channel=table.channel)) == SEAT_HELD["ar"]
+    # the leaver comes back to it
+    back = await bob.person.slash("baloot", "join", channel=table.channel)
+    assert back.message is not None and plain(back.message.content).startswith("bob sits in Seat 2"), back.message
+    # leaving again: after this hand anyone may take the seat
+    await bob.person.slash("baloot", "leave", channel=table.channel)
+    table.players.remove(bob)
+    hand = table.last_version[0]
+    while table.last_version[0] == hand:
+        assert await table.step(contract_policy("sun"))
+    joined = await eve.slash("baloot", "join", channel=table.channel)
+    assert joined.message is not None and plain(joined.message.content).startswith("eve sits in Seat 2"), joined.message
     table.assert_clean_log()

@@ -93,9 +93,9 @@ async def test_bad_input_is_refused_privately(discord_env: DiscordEnv, tmp_path:
     assert table.status() == "ended"
     player, latest = live
     await discord_env.wait_for(lambda: not player.buttons())  # its private view lost its buttons
-    assert refused(await forge(player.person, latest[0].message, latest[0].custom_id)) == (
-        "This table has finished.")
-    assert refused(await forge(bob.person, mine, f"bl:{table.table_id()}:mine")) == "This table has finished."
+    closed = "This table was closed before its match ended; nothing changed."  # not "finished": it did not
+    assert refused(await forge(player.person, latest[0].message, latest[0].custom_id)) == closed
+    assert refused(await forge(bob.person, mine, f"bl:{table.table_id()}:mine")) == closed
     assert refused(await bob.person.slash("baloot", "hand", channel=table.channel)) == (
         "There is no Baloot table in this channel.")
     assert table.action_count() == count

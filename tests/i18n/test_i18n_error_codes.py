@@ -31,7 +31,7 @@ ENGINE_MODULES = sorted(
 SERVICE_MODULES = sorted((ROOT / "baloot" / "tables").glob("*.py"))
 SAMPLE: dict[str, str | int] = {
     "suit": 2, "seat": 3, "allowed": "pass, sun", "action": "double", "seated": 3, "detail": "1 to 1000", "count": 2,
-    "missing": "embed_links,attach_files", "seconds": 30,
+    "missing": "embed_links,attach_files", "seconds": 30, "hand": 3,
 }
 
 

@@ -216,3 +216,25 @@ def test_a_bot_is_named_in_the_picture_as_in_the_text(language: str, bot: str) -
     info = RenderInfo("t", ("نورة", "Bot 2", "Bot 3", "Bot 4"), is_bot=(False, True, True, False), language=language)
     names = picture_state(info, public_view(hand, score)).names
     assert names == ("نورة", bot, bot.replace("2", "3"), "Bot 4")
+
+
+
+def _blue(image: Image.Image) -> int:
+    """How many pixels are clearly blue (a 💙: the panels are green, gold, white and grey)."""
+    data = image.tobytes()
+    return sum(1 for i in range(0, len(data), 3) if data[i + 2] - data[i] > 80 and data[i + 2] - data[i + 1] > 30)
+
+
+@pytest.mark.skipif(emoji_text.emoji_font() is None, reason="no Noto Color Emoji (fonts-noto-color-emoji)")
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_an_emoji_is_drawn_in_the_score_and_winners_as_on_the_plates(language: str) -> None:
+    """A name too long for the score or the winners panel kept its letters and dropped its emoji while the plate
+    drew it: now its letters are cut and the emoji stays, the same everywhere."""
+    long = LONG if language == "en" else (*ARABIC[:3], "نورة بنت عبدالعزيز آل سعود")
+    names = tuple(f"{name} 💙" for name in long)
+    picture.clear_cache(sprites=True)
+    image = _draw(names, "over", None, language, winner=WINNER)  # type: ignore[arg-type]
+    without = _draw(long, "over", None, language, winner=WINNER)
+    for x, y in (picture.SCORE_AT, picture.CONTRACT_AT):
+        panel = (x, y, x + picture.PANEL_SIZE[0], y + picture.PANEL_SIZE[1])
+        assert _blue(image.crop(panel)) > 60 and _blue(without.crop(panel)) < 3, (x, y)
