@@ -46,7 +46,7 @@ from baloot.storage.startup import StartupRefused, check_database
 from baloot.tables import TableService
 from baloot.tables.leases import ShardLeases
 from baloot.tables.reviews import ReviewService
-from baloot.tables.workers import review_pool, worker_pool
+from baloot.tables.workers import review_pool, warm_pool, worker_pool
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS, apply_forwarded, on_press
 from cogs.presentation.channel import process_budget
@@ -109,8 +109,10 @@ class BalootClient(_Client):
         self.storage = storage = await Storage.open(
             settings.database_url or settings.database_path, synchronous=settings.database_sync
         )
+        warming: asyncio.Future[Any] | None = None
         if settings.ai_workers > 0:
             self.executor = worker_pool(settings.ai_workers)  # its workers die with this process
+            warming = asyncio.ensure_future(warm_pool(self.executor, settings.ai_workers))
         self.service = service = TableService(
             storage,
             turn_seconds_default=float(settings.turn_seconds),
@@ -159,6 +161,11 @@ class BalootClient(_Client):
         if settings.table_pictures != "off":
             await asyncio.to_thread(warm_up)  # the pictures' fonts and palette
             await CARD_EMOJIS.load(self, settings.card_colors)  # card emojis; the missing ones are created meanwhile
+        if warming is not None:  # the AI loaded in its workers before any bot of a resumed table moves
+            try:
+                await warming
+            except Exception:
+                log.exception("could not start the AI workers ahead; they start with the first move")
         resumed = await service.resume_all()
         if settings.sharded:
             log.info("resumed %d tables of shards %s of %s", len(resumed), list(settings.shard_ids),

@@ -12,6 +12,7 @@ watches the parent and exits once it is gone (the parent id changes).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ctypes
 import multiprocessing
@@ -55,6 +56,18 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
         initializer=die_with_parent,
         initargs=(os.getpid(),),
     )
+
+
+def warm_worker() -> None:
+    """Run in each AI worker at start-up: the worker is spawned and has imported the AI before the
+    first bot's move, which would otherwise pay for both inside its time limit (``bots.BOT_TIME_LIMIT``)."""
+    import baloot.ai.levels  # noqa: F401  (the players and the hard AI's search)
+
+
+async def warm_pool(pool: ProcessPoolExecutor, workers: int) -> None:
+    """Start every worker of ``pool`` and load the AI in it (one :func:`warm_worker` each, at once)."""
+    loop = asyncio.get_running_loop()
+    await asyncio.gather(*(loop.run_in_executor(pool, warm_worker) for _ in range(workers)))
 
 
 REVIEW_NICENESS: Final = 19
