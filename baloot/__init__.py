@@ -59,8 +59,9 @@ from .engine.view import SeatView, seat_view
 from .engine.vocab import CardMask, Contract, Seat
 
 
-def _engine_build() -> str:
-    """``"compiled"`` when every engine module in ``_engine_modules.COMPILED`` is a C extension."""
+def engine_build() -> str:
+    """Which engine runs: ``"compiled"`` when every module in ``_engine_modules.COMPILED`` is a C
+    extension (mypyc), ``"pure"`` when none is (``ENGINE_BUILD`` is this, computed once)."""
     import importlib
 
     compiled = 0
@@ -80,7 +81,7 @@ def __getattr__(name: str) -> str:
     hard AI among them), which ``import baloot`` alone should not load.
     """
     if name == "ENGINE_BUILD":
-        build = _engine_build()
+        build = engine_build()
         globals()["ENGINE_BUILD"] = build
         return build
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -106,6 +107,7 @@ __all__ = [
     "Rules",
     "Seat",
     "SeatView",
+    "engine_build",
     "match_from_record",
     "replay_summary",
     "seat_view",
