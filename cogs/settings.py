@@ -37,6 +37,11 @@ class Settings:
     shard_ids: tuple[int, ...] = ()  # SHARD_IDS: the shards this process holds (all, when only the count is set)
     sync_commands: bool = True  # SYNC_COMMANDS: default, only the process holding shard 0 syncs
     http_client: str = "lean"  # HTTP_CLIENT: "lean" (plain JSON requests on cogs.transport.lean_http) or "aiohttp"
+    web_host: str = "127.0.0.1"  # WEB_HOST (issue 32): where the web table and Activity page are served
+    web_port: int | None = None  # WEB_PORT: None serves no web table
+    public_url: str | None = None  # PUBLIC_URL: the https address players reach the web table at (links)
+    client_id: str | None = None  # DISCORD_CLIENT_ID: the application's id (default: the bot's application)
+    client_secret: str | None = None  # DISCORD_CLIENT_SECRET: the Activity's OAuth2 secret; never printed
 
     @property
     def sharded(self) -> bool:
@@ -55,7 +60,9 @@ class Settings:
             f"turn_seconds={self.turn_seconds}, bot_delay_seconds={self.bot_delay_seconds}, "
             f"ai_workers={self.ai_workers}, log_level={self.log_level!r}, table_pictures={self.table_pictures!r}, "
             f"shard_count={self.shard_count}, shard_ids={list(self.shard_ids)}, sync_commands={self.sync_commands}, "
-            f"http_client={self.http_client!r})"
+            f"http_client={self.http_client!r}, web_host={self.web_host!r}, web_port={self.web_port}, "
+            f"public_url={self.public_url!r}, client_id={self.client_id!r}, "
+            f"client_secret={'<hidden>' if self.client_secret else None})"
         )
 
 
@@ -170,6 +177,23 @@ def _http_client(env: Mapping[str, str]) -> str:
     return raw
 
 
+def _web(env: Mapping[str, str]) -> dict[str, object]:
+    """The web table and Activity settings (issue 32): ``WEB_PORT`` (empty: no web table), ``WEB_HOST``,
+    ``PUBLIC_URL`` (https), ``DISCORD_CLIENT_ID`` (digits) and ``DISCORD_CLIENT_SECRET`` (the Activity)."""
+    port = _int(env, "WEB_PORT", 0, 1, 65535) if env.get("WEB_PORT", "").strip() else None
+    public = env.get("PUBLIC_URL", "").strip().rstrip("/") or None
+    if public is not None and not public.startswith(("https://", "http://")):
+        raise ConfigError("PUBLIC_URL must be the web table's address, e.g. https://baloot.example.org")
+    client_id = env.get("DISCORD_CLIENT_ID", "").strip() or None
+    if client_id is not None and not client_id.isdigit():
+        raise ConfigError("DISCORD_CLIENT_ID must be the application's id (digits)")
+    secret = env.get("DISCORD_CLIENT_SECRET", "").strip() or None
+    if secret is not None and port is None:
+        raise ConfigError("DISCORD_CLIENT_SECRET is set but WEB_PORT is not: the Activity is served by the web table")
+    return {"web_host": env.get("WEB_HOST", "").strip() or "127.0.0.1", "web_port": port, "public_url": public,
+            "client_id": client_id, "client_secret": secret}
+
+
 def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Settings:
     """Read the settings from ``env`` (default: the process environment)."""
     env = os.environ if env is None else env
@@ -222,4 +246,5 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         shard_ids=shard_ids,
         sync_commands=_sync_commands(env, shard_ids, shard_count is not None),
         http_client=_http_client(env),
+        **_web(env),  # type: ignore[arg-type]
     )

@@ -332,10 +332,12 @@ _WEB: Final = {  # issue 32: the web table and the Discord Activity
     "web.tricks": "الأكلات",
     "web.seconds": "ث",
     "web.language": "English",
-    "web.bot": "بوت",
     "web.start": "ابدأ",
     "web.guest": "ضيف",
     "web.not_seated": "افتح رابط الطاولة لتجلس؛ من هنا تستطيع التفرج فقط.",
+    "web.activity_off": (
+        "الطاولة الحيّة غير مفعّلة في هذا البوت: يضبط مالكه WEB_PORT و DISCORD_CLIENT_SECRET (انظر ملف README)."
+    ),
     "web.dealer": "الموزّع",
 }
 

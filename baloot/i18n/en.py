@@ -348,10 +348,12 @@ _WEB: Final = {  # issue 32: the web table and the Discord Activity
     "web.tricks": "Tricks",
     "web.seconds": "s",
     "web.language": "العربية",
-    "web.bot": "bot",
     "web.start": "Start",
     "web.guest": "Guest",
     "web.not_seated": "Open the table link to take a seat; from here you can only watch.",
+    "web.activity_off": (
+        "The live table is not set up on this bot: its owner sets WEB_PORT and DISCORD_CLIENT_SECRET (see the README)."
+    ),
     "web.dealer": "Dealer",
 }
 

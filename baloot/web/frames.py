@@ -29,7 +29,7 @@ from ..engine.cards import Card
 from ..engine.hand import Phase
 from ..engine.summary import MatchSummary
 from ..engine.view import PublicView, SeatView, TrickView
-from ..i18n import resolve_locale
+from ..i18n import resolve_locale, t
 from ..i18n.catalog import catalog
 from ..i18n.direction import is_rtl, strip_isolates
 from ..render.adapt import ServiceTableLike, table_info_from
@@ -37,7 +37,7 @@ from ..render.hand_view import action_label
 from ..render.model import TableInfo as RenderInfo
 from ..render.result import winner_line
 from ..render.sections import bid_lines, contract_line, doubling_line, project_lines
-from ..render.text import card_text, sort_cards
+from ..render.text import bot_name, card_text, default_bot_name, sort_cards
 
 MAX_FRAME: Final = 2048
 """The largest frame a page may send, in bytes (a tap is under 150); a larger one closes the socket."""
@@ -52,7 +52,7 @@ _LABEL_KEYS: Final = (
     "web.waiting_players", "web.connecting", "web.disconnected", "web.your_turn", "web.waiting_for",
     "web.hand_over", "web.match_over", "web.up_card", "web.contract", "web.doubling", "web.bids",
     "web.projects", "web.trick", "web.last_trick", "web.score", "web.us", "web.them", "web.tricks",
-    "web.seconds", "web.language", "web.bot", "web.start", "web.guest", "web.not_seated", "web.dealer",
+    "web.seconds", "web.language", "web.start", "web.guest", "web.not_seated", "web.dealer",
 )
 
 
@@ -142,10 +142,19 @@ def _plain(text: str | None) -> str | None:
     return None if text is None else strip_isolates(text)
 
 
-def _seats(table: ServiceTableLike, info: RenderInfo) -> list[dict[str, Any] | None]:
-    return [None if name is None else {"seat": seat, "name": strip_isolates(name), "bot": info.is_bot[seat],
-                                       "away": info.away[seat]}
-            for seat, name in enumerate(info.names)]
+def _seats(info: RenderInfo, locale: str) -> list[dict[str, Any] | None]:
+    """Each seat's name as the page shows it (a default bot name in the viewer's language, e.g. بوت 2)."""
+    seats: list[dict[str, Any] | None] = []
+    for seat, name in enumerate(info.names):
+        if name is None:
+            seats.append(None)
+            continue
+        if info.is_bot[seat]:
+            shown = bot_name(seat, locale) if name == default_bot_name(seat) else t("seat.bot", locale, name=name)
+        else:
+            shown = name
+        seats.append({"seat": seat, "bot": info.is_bot[seat], "away": info.away[seat], "name": strip_isolates(shown)})
+    return seats
 
 
 def state_frame(
@@ -169,7 +178,7 @@ def state_frame(
     info = table_info_from(table, deadline=deadline, default_language=loc)
     frame: dict[str, Any] = {
         "type": "state", "locale": loc, "dir": "rtl" if is_rtl(loc) else "ltr", "table": table.id,
-        "status": status, "seat": seat, "seats": _seats(table, info), "turn_seconds": info.turn_time,
+        "status": status, "seat": seat, "seats": _seats(info, loc), "turn_seconds": info.turn_time,
         "deadline": deadline, "hand_no": hand_no, "version": None, "phase": None, "to_move": None, "dealer": None,
         "hand": [], "actions": [],
     }

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import make_mocked_request
-from web_helpers import CARD_CODE, PageClient, leaked_cards, open_page, served
+from aiohttp.test_utils import TestServer, make_mocked_request
+from web_helpers import CARD_CODE, PageClient, discord_stand_in, leaked_cards, open_page, served
 
 from baloot.storage.rows import TableStatus
 from baloot.tables import NoTableHere, TableService
 from baloot.web.frames import MAX_FRAME, BadFrame, parse_client_frame
+from baloot.web.oauth import OAuthSettings
 from baloot.web.rooms import LOCAL_CHANNEL
 from baloot.web.server import web_user_id
 
@@ -277,3 +279,61 @@ async def test_a_restart_resumes_the_table_and_the_seat(tmp_path: Path) -> None:
 def test_web_user_ids_are_stable_and_below_discord_snowflakes() -> None:
     assert web_user_id("a") == web_user_id("a") != web_user_id("b")
     assert 0 < web_user_id("a") < 1 << 40 < 175928847299117063  # Discord's first snowflakes are far above
+
+
+async def activity_server(tmp_path: Path, *, members: tuple[int, ...] | None = None) -> tuple[Any, OAuthSettings]:
+    stand_in = TestServer(discord_stand_in("42", "s3cret-value", user_id=7 << 40, instance="555", guild_id=9 << 40,
+                                           channel_id=8 << 40, members=members), host="127.0.0.1")
+    await stand_in.start_server()
+    return stand_in, OAuthSettings("42", "s3cret-value", "bot-token", api_base=str(stand_in.make_url("")).rstrip("/"))
+
+
+async def test_activity_sign_in_checks_the_code_and_the_instance_with_discord(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    stand_in, settings = await activity_server(tmp_path)
+    try:
+        async with served(tmp_path, oauth=settings) as (service, table, server), aiohttp.ClientSession() as http:
+            url = server.make_url("/api/token")
+            for body, status in (({"code": "wrong", "instance_id": "555"}, 403),
+                                 ({"code": "mock_code", "instance_id": "556"}, 403),
+                                 ({"code": "mock_code"}, 400), ({"code": 5, "instance_id": "555"}, 400)):
+                async with http.post(url, json=body) as response:
+                    assert response.status == status, body
+            assert table.sessions == {}
+            async with http.post(url, json={"code": "mock_code", "instance_id": "555"}) as response:
+                assert response.status == 200
+                answer = await response.json()
+            assert set(answer) == {"access_token", "session"} and answer["access_token"] == f"token-of-{7 << 40}"
+            async with http.ws_connect(server.make_url(f"/ws?session={answer['session']}")) as ws:
+                first = json.loads((await ws.receive(timeout=5)).data)
+                assert first["locale"] == "ar"
+                await ws.send_str(json.dumps({"type": "sit", "name": "ignored"}))
+                while True:
+                    frame = json.loads((await ws.receive(timeout=5)).data)
+                    if frame.get("seat") == 0:
+                        break
+            info = service.table_info(8 << 40)
+            assert info.guild_id == 9 << 40 and info.seats[0] is not None and info.seats[0].name == "Layla"
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await http.ws_connect(server.make_url("/ws?session=forged"))
+        assert "s3cret-value" not in caplog.text and "s3cret-value" not in repr(settings)
+    finally:
+        await stand_in.close()
+
+
+async def test_activity_refuses_a_user_who_is_not_in_the_instance(tmp_path: Path) -> None:
+    stand_in, settings = await activity_server(tmp_path, members=(1234,))
+    try:
+        async with served(tmp_path, oauth=settings) as (_, table, server), aiohttp.ClientSession() as http:
+            async with http.post(server.make_url("/api/token"), json={"code": "mock_code", "instance_id": "555"}) as r:
+                assert r.status == 403 and "not in this Activity" in (await r.json())["error"]
+            assert table.sessions == {}
+    finally:
+        await stand_in.close()
+
+
+async def test_no_activity_without_the_client_secret(tmp_path: Path) -> None:
+    async with served(tmp_path) as (_, _, server), aiohttp.ClientSession() as http, http.post(
+            server.make_url("/api/token"), json={"code": "x", "instance_id": "1"}) as response:
+        assert response.status == 404

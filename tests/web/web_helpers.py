@@ -23,6 +23,7 @@ from baloot.web.oauth import DiscordOAuth, OAuthSettings
 from baloot.web.rooms import LOCAL_CHANNEL, LOCAL_GUILD, Room
 from baloot.web.server import COOKIE, WebTable
 
+SEEN = web.AppKey("seen", list)  # the stand-in's code exchanges, as received
 CARD_CODE = re.compile(r'"([789TJQKA][SHDC])"')
 
 
@@ -157,5 +158,5 @@ def discord_stand_in(client_id: str, secret: str, *, user_id: int, instance: str
     app.router.add_post("/oauth2/token", oauth_token)
     app.router.add_get("/users/@me", me)
     app.router.add_get("/applications/{app}/activity-instances/{instance}", activity_instance)
-    app["seen"] = seen
+    app[SEEN] = seen
     return app

@@ -80,7 +80,7 @@ function toast(text) {
 function seatName(seat) {
   const info = state.seats[seat];
   if (!info) return "—";
-  return info.bot && !/^Bot \d$/.test(info.name) ? `${info.name} (${w("bot")})` : info.name;
+  return info.name; // the server names bots in the viewer's language
 }
 
 function cardFace(card, options = {}) {
