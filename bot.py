@@ -131,6 +131,7 @@ class BalootClient(_Client):
         runtime = Runtime(
             self, service, ShownTables(), Languages(service, self, settings.default_language),
             pictures=settings.table_pictures,
+            activity=bool(settings.web_port and settings.client_secret),
         )
         self.runtime = runtime
         runtime.channel.edit_budget = process_budget(self.pacer.per_window)  # the shards' share (issue 11)

@@ -12,7 +12,7 @@ Printed:
 * memory per connected page: the server's resident memory before and after a second set of
   N×4 pages connects (each gets its seat's frames like the first).
 
-    .venv/bin/python scripts/bench_web.py --tables 50 --seconds 30
+    .venv/bin/python scripts/bench_web.py --tables 50 --seconds 30 [--think 1.0]
 """
 
 from __future__ import annotations
@@ -95,9 +95,15 @@ class Seat:
         frame = self.last
         if (self.bench.playing and frame is not None and frame["to_move"] == self.seat
                 and frame["version"] != self.tapped):
-            await self.tap(frame)
+            self.tapped = frame["version"]
+            self.bench.tasks.add(task := asyncio.create_task(self.tap(frame)))
+            task.add_done_callback(self.bench.tasks.discard)
 
     async def tap(self, frame: dict[str, Any]) -> None:
+        if self.bench.think:  # a person's time to decide: 0.5x to 1.5x --think
+            await asyncio.sleep(self.bench.think * (0.5 + random.random()))
+        if not self.bench.playing or self.ws.closed:
+            return
         by_type = {a["type"]: a["action"] for a in frame["actions"]}
         card = None
         if "sun" in by_type and frame["phase"] == "bidding" and not frame["contract"]:
@@ -111,7 +117,6 @@ class Seat:
             action = frame["actions"][0]["action"]
         else:
             return
-        self.tapped = frame["version"]
         if card is not None:
             self.bench.sent[(self.table, card, frame["hand_no"])] = (time.perf_counter(), set())
         self.bench.taps += 1
@@ -119,7 +124,9 @@ class Seat:
 
 
 class Bench:
-    def __init__(self) -> None:
+    def __init__(self, think: float = 0.0) -> None:
+        self.think = think
+        self.tasks: set[asyncio.Task[None]] = set()
         self.sent: dict[tuple[int, str, int], tuple[float, set[int]]] = {}
         self.latencies: list[float] = []
         self.taps = 0
@@ -142,16 +149,17 @@ async def connect(session: aiohttp.ClientSession, port: int, table: int, seat: i
                                     max_msg_size=1 << 20)
 
 
-async def main(tables: int, seconds: float, port: int) -> None:
+async def main(tables: int, seconds: float, port: int, think: float) -> None:
     folder = tempfile.mkdtemp(prefix="bench-web-")
     server = subprocess.Popen([sys.executable, __file__, "--serve", "--port", str(port), "--tables", str(tables),
                                "--database", f"{folder}/bench.db"], stdout=subprocess.PIPE, text=True)
     assert server.stdout is not None
     if server.stdout.readline().strip() != "ready":
         raise SystemExit("the server did not start")
-    bench = Bench()
+    bench = Bench(think)
     try:
-        async with aiohttp.ClientSession() as session:
+        # no connection limit: each page holds its socket's connection (aiohttp's default allows 100)
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
             seats: list[Seat] = []
             for t in range(tables):
                 for s in range(4):
@@ -188,8 +196,8 @@ async def main(tables: int, seconds: float, port: int) -> None:
         server.wait()
     lat = sorted(bench.latencies)
     taps = taps1 - taps0
-    print(f"tables: {tables}, pages: {tables * 4}, played for {elapsed:.1f} s, taps applied: {taps} "
-          f"({taps / elapsed:.0f}/s), card plays timed: {len(lat)}")
+    print(f"tables: {tables}, pages: {tables * 4}, think {think:.1f} s, played for {elapsed:.1f} s, "
+          f"taps applied: {taps} ({taps / elapsed:.0f}/s), card plays timed: {len(lat)}")
     if lat:
         q = statistics.quantiles(lat, n=100)
         print(f"card play -> all four pages, ms: p50 {q[49]:.1f}  p95 {q[94]:.1f}  p99 {q[98]:.1f}  max {lat[-1]:.1f}")
@@ -204,10 +212,12 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="seconds a page waits before its tap, on average (0: at once; saturates the server)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--database", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         asyncio.run(serve(args.port, args.database, args.tables))
     else:
-        asyncio.run(main(args.tables, args.seconds, args.port))
+        asyncio.run(main(args.tables, args.seconds, args.port, args.think))

@@ -338,6 +338,7 @@ _WEB: Final = {  # issue 32: the web table and the Discord Activity
     "web.activity_off": (
         "الطاولة الحيّة غير مفعّلة في هذا البوت: يضبط مالكه WEB_PORT و DISCORD_CLIENT_SECRET (انظر ملف README)."
     ),
+    "button.open_table": "افتح الطاولة",  # issue 32: launches the Activity
     "web.dealer": "الموزّع",
 }
 

@@ -354,6 +354,7 @@ _WEB: Final = {  # issue 32: the web table and the Discord Activity
     "web.activity_off": (
         "The live table is not set up on this bot: its owner sets WEB_PORT and DISCORD_CLIENT_SECRET (see the README)."
     ),
+    "button.open_table": "Open table",  # issue 32: launches the Activity
     "web.dealer": "Dealer",
 }
 

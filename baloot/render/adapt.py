@@ -43,6 +43,7 @@ def table_info_from(
     notice: Notice | None = None,
     default_language: str = "en",
     dealer: int | None = None,
+    activity: bool = False,
 ) -> TableInfo:
     """The renderer's view of a service table.
 
@@ -64,4 +65,5 @@ def table_info_from(
         turn_time=int(table.turn_seconds),
         language=table.language or default_language,
         notice=notice,
+        activity=activity,
     )

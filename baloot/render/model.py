@@ -61,6 +61,7 @@ class TableInfo:
     turn_time: int = 60
     language: str = "en"
     notice: Notice | None = None
+    activity: bool = False  # the bot serves the table as a Discord Activity (issue 32): "Open table" button
 
     @property
     def seated(self) -> int:

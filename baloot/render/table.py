@@ -59,8 +59,11 @@ def teams_text(info: TableInfo, locale: str) -> str:
 
 
 def my_hand_components(info: TableInfo, locale: str, result: int | None = None) -> list[dict[str, Any]]:
-    """The table message's "My hand" button row, with "Details" (hand ``result``'s R7 breakdown) once it ended."""
+    """The table message's "My hand" button row, with "Details" (hand ``result``'s R7 breakdown) once it ended,
+    and "Open table" (the Discord Activity, issue 32) when the bot serves it."""
     buttons = [button(t("button.my_hand", locale), encode_table_id(info.table_id, "mine"), PRIMARY)]
+    if info.activity:
+        buttons.append(button(t("button.open_table", locale), encode_table_id(info.table_id, "open"), SECONDARY))
     if result is not None:
         buttons.append(button(t("button.details", locale), encode_result_id(info.table_id, result), SECONDARY))
     return rows(buttons)

@@ -90,6 +90,7 @@ class Shared:
     shown: ShownTables
     languages: Languages
     pictures: str = "channel"  # TABLE_PICTURES: "channel", "all" or "off"
+    activity: bool = False  # the Activity is set up (issue 32): table messages get an "Open table" button
     carriers: Carriers = field(init=False)
     drawer: PictureWorker = field(init=False)
 
@@ -114,5 +115,6 @@ class Shared:
         info = infos[1].get(key)
         if info is None:
             info = infos[1][key] = table_info_from(
-                snapshot.info, deadline=deadline, notice=notice, default_language=language, dealer=snapshot.dealer)
+                snapshot.info, deadline=deadline, notice=notice, default_language=language, dealer=snapshot.dealer,
+                activity=self.activity)
         return info
