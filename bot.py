@@ -33,6 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
+import aiohttp.web
 import discord
 import discord.http
 from discord.ext import commands
@@ -47,6 +48,8 @@ from baloot.tables import TableService
 from baloot.tables.leases import ShardLeases
 from baloot.tables.reviews import ReviewService
 from baloot.tables.workers import review_pool, warm_pool, worker_pool
+from baloot.web.oauth import DiscordOAuth, OAuthSettings
+from baloot.web.server import WebTable, serve
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS, apply_forwarded, on_press
 from cogs.presentation.channel import process_budget
@@ -103,6 +106,8 @@ class BalootClient(_Client):
         self.service: TableService | None = None
         self.executor: ProcessPoolExecutor | None = None
         self.review_executor: ProcessPoolExecutor | None = None
+        self.web_runner: aiohttp.web.AppRunner | None = None  # the web table and Activity page (issue 32)
+        self.web_client: aiohttp.ClientSession | None = None  # the Activity's OAuth2 calls to Discord
 
     async def setup_hook(self) -> None:
         settings = self.settings
@@ -134,6 +139,7 @@ class BalootClient(_Client):
         runtime = Runtime(
             self, service, ShownTables(), Languages(service, self, settings.default_language),
             pictures=settings.table_pictures, reviews=reviews,
+            activity=bool(settings.web_port and settings.client_secret),
         )
         self.runtime = runtime
         runtime.channel.edit_budget = process_budget(self.pacer.per_window)  # the shards' share
@@ -166,6 +172,8 @@ class BalootClient(_Client):
                 await warming
             except Exception:
                 log.exception("could not start the AI workers ahead; they start with the first move")
+        if settings.web_port is not None:
+            await self.start_web(service)
         resumed = await service.resume_all()
         if settings.sharded:
             log.info("resumed %d tables of shards %s of %s", len(resumed), list(settings.shard_ids),
@@ -187,8 +195,32 @@ class BalootClient(_Client):
         # collector, whose full passes over a large heap would stall every table's replies.
         gc.freeze()
 
+    async def start_web(self, service: TableService) -> None:
+        """Serve the web table (WEB_PORT) and, with DISCORD_CLIENT_SECRET, the Activity's sign-in (issue 32):
+        the same tables, through the same service, as the channel messages."""
+        settings = self.settings
+        assert settings.web_port is not None
+        oauth = None
+        if settings.client_secret:
+            self.web_client = aiohttp.ClientSession()
+            client_id = settings.client_id or str(self.application_id)
+            oauth = DiscordOAuth(OAuthSettings(client_id, settings.client_secret, settings.token), self.web_client)
+        table = WebTable(service, oauth=oauth, public_url=settings.public_url)
+        try:
+            self.web_runner = await serve(table, settings.web_host, settings.web_port)
+        except OSError as exc:
+            log.error("cannot serve the web table on %s:%s (%s); going on without it", settings.web_host,
+                      settings.web_port, exc.strerror or exc)
+            return
+        log.info("web table on %s:%s%s", settings.web_host, settings.web_port,
+                 " with the Discord Activity" if oauth is not None else "")
+
     async def close(self) -> None:
         """Stop timers and bots, presenters, workers and storage, then disconnect."""
+        if self.web_runner is not None:
+            await self.web_runner.cleanup()
+        if self.web_client is not None:
+            await self.web_client.close()
         if self.service is not None:
             await self.service.close()
         runtime = getattr(self, "runtime", None)

@@ -1,4 +1,4 @@
-"""``python -m baloot``: the command line (replay, bench)."""
+"""``python -m baloot``: the command line (replay, bench, arena, play)."""
 
 from .tools.cli import main
 

@@ -309,6 +309,16 @@ class BalootCommands(commands.Cog):
         """Your cards and buttons, privately (always a fresh reply)."""
         await show_hand(interaction, None)
 
+    @baloot.command(name=cmd_str("cmd.play.name"), description=cmd_str("cmd.play.desc"))
+    async def play(self, interaction: discord.Interaction) -> None:
+        """Open this channel's table as a live page inside Discord (issue 32): Discord launches the
+        application's Activity (interaction callback LAUNCH_ACTIVITY), whose page joins the channel's table."""
+        settings = getattr(interaction.client, "settings", None)
+        if settings is None or not getattr(settings, "client_secret", None):
+            await reply(interaction, render_text("web.activity_off", user_locale(interaction)), ephemeral=True)
+            return
+        await interaction.response.launch_activity()
+
     @baloot.command(name=cmd_str("cmd.score.name"), description=cmd_str("cmd.score.desc"))
     async def score(self, interaction: discord.Interaction) -> None:
         """The score sheet of the match so far."""

@@ -41,6 +41,11 @@ class Settings:
     review_samples: int = 128  # REVIEW_SAMPLES: sampled deals per judged decision of a game review
     review_auto: bool = True  # REVIEW_AUTO: review finished matches in the background (0: off)
     review_workers: int = 1  # REVIEW_WORKERS: low-priority review processes (0: the AI workers' pool)
+    web_host: str = "127.0.0.1"  # WEB_HOST (issue 32): where the web table and Activity page are served
+    web_port: int | None = None  # WEB_PORT: None serves no web table
+    public_url: str | None = None  # PUBLIC_URL: the https address players reach the web table at (links)
+    client_id: str | None = None  # DISCORD_CLIENT_ID: the application's id (default: the bot's application)
+    client_secret: str | None = None  # DISCORD_CLIENT_SECRET: the Activity's OAuth2 secret; never printed
 
     @property
     def sharded(self) -> bool:
@@ -60,7 +65,10 @@ class Settings:
             f"ai_workers={self.ai_workers}, log_level={self.log_level!r}, table_pictures={self.table_pictures!r}, "
             f"shard_count={self.shard_count}, shard_ids={list(self.shard_ids)}, sync_commands={self.sync_commands}, "
             f"card_colors={self.card_colors}, review_samples={self.review_samples}, "
-            f"review_auto={self.review_auto}, review_workers={self.review_workers})"
+            f"review_auto={self.review_auto}, review_workers={self.review_workers}, "
+            f"web_host={self.web_host!r}, web_port={self.web_port}, "
+            f"public_url={self.public_url!r}, client_id={self.client_id!r}, "
+            f"client_secret={'<hidden>' if self.client_secret else None})"
         )
 
 
@@ -179,6 +187,23 @@ def _sync_commands(env: Mapping[str, str], shard_ids: tuple[int, ...], sharded: 
     return not sharded or 0 in shard_ids
 
 
+def _web(env: Mapping[str, str]) -> dict[str, object]:
+    """The web table and Activity settings (issue 32): ``WEB_PORT`` (empty: no web table), ``WEB_HOST``,
+    ``PUBLIC_URL`` (https), ``DISCORD_CLIENT_ID`` (digits) and ``DISCORD_CLIENT_SECRET`` (the Activity)."""
+    port = _int(env, "WEB_PORT", 0, 1, 65535) if env.get("WEB_PORT", "").strip() else None
+    public = env.get("PUBLIC_URL", "").strip().rstrip("/") or None
+    if public is not None and not public.startswith(("https://", "http://")):
+        raise ConfigError("PUBLIC_URL must be the web table's address, e.g. https://baloot.example.org")
+    client_id = env.get("DISCORD_CLIENT_ID", "").strip() or None
+    if client_id is not None and not client_id.isdigit():
+        raise ConfigError("DISCORD_CLIENT_ID must be the application's id (digits)")
+    secret = env.get("DISCORD_CLIENT_SECRET", "").strip() or None
+    if secret is not None and port is None:
+        raise ConfigError("DISCORD_CLIENT_SECRET is set but WEB_PORT is not: the Activity is served by the web table")
+    return {"web_host": env.get("WEB_HOST", "").strip() or "127.0.0.1", "web_port": port, "public_url": public,
+            "client_id": client_id, "client_secret": secret}
+
+
 def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Settings:
     """Read the settings from ``env`` (default: the process environment)."""
     env = os.environ if env is None else env
@@ -235,4 +260,5 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         review_samples=_int(env, "REVIEW_SAMPLES", 128, 1, 2048),
         review_auto=_review_auto(env),
         review_workers=_int(env, "REVIEW_WORKERS", 1, 0, 8),
+        **_web(env),  # type: ignore[arg-type]
     )

@@ -23,7 +23,8 @@ fi
 { .venv-newest/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt \
   && .venv-newest/bin/python -m pip install -q --disable-pip-version-check --upgrade "discord.py>=$LOWEST,<3"; } 2>&1 \
   | grep -v "^WARNING: Location" || true
-.venv/bin/python -c "import discord, aiosqlite, asyncpg, dotenv, openskill, PIL, pytest, hypothesis" || exit 1
+.venv/bin/python -c "import discord, aiosqlite, asyncpg, dotenv, openskill, PIL, pytest, hypothesis, playwright" \
+  || exit 1
 # The storage tests run on PostgreSQL too; they start their own throwaway cluster with
 # initdb/pg_ctl. Install Debian's server when it is missing and we may (CI runs as root on Debian).
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then
@@ -37,6 +38,20 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb 
   fi
 fi
 bash scripts/install-fonts.sh  # DejaVu Sans for the table picture (Arabic names)
+# The web table (issue 32): its page is bundled from web/ (npm packages, esbuild; Node.js and npm
+# installed with apt-get when missing), and its browser tests drive Debian's Chromium through
+# Playwright (which never downloads a browser of its own here).
+bash scripts/build-web.sh || exit 1
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "== installing Chromium for the browser tests (apt-get install chromium)"
+    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; } >/dev/null \
+      || echo "Chromium could not be installed" >&2
+  else
+    echo "Chromium is not installed: the browser tests are skipped here (CI runs them)." \
+      "Install it with: sudo apt-get install chromium" >&2
+  fi
+fi
 bash scripts/build-engine.sh || exit 1
 status=0
 echo "== ruff"; .venv/bin/python -m ruff check . || status=1

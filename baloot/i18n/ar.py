@@ -348,5 +348,42 @@ _SAWA: Final = {  # R12 السوا: الإعلان ورفضه
     "error.sawa_refused": "لا يمكن إعلان السوا الآن.",
 }
 
-AR: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **AR_HELP, **AR_STATS,
-                       **AR_TOURNAMENTS, **AR_REVIEW}
+_WEB: Final = {  # issue 32: the web table and the Discord Activity
+    "web.title": "بلوت",
+    "web.your_cards": "أوراقك",
+    "web.sit": "اجلس",
+    "web.your_name": "اسمك",
+    "web.table_link": "رابط الطاولة — يجلس الآخرون بفتحه:",
+    "web.watching": "أنت تتفرج على هذه الطاولة.",
+    "web.waiting_players": "بانتظار اللاعبين. اضغط «ابدأ» للعب مع بوتات في المقاعد الفارغة.",
+    "web.connecting": "جارٍ الاتصال…",
+    "web.disconnected": "انقطع الاتصال. جارٍ إعادة الاتصال…",
+    "web.your_turn": "دورك",
+    "web.waiting_for": "بانتظار {name}",
+    "web.hand_over": "انتهت الجولة.",
+    "web.match_over": "انتهت الصكة.",
+    "web.up_card": "الورقة المكشوفة",
+    "web.contract": "نوع اللعب",
+    "web.doubling": "الدبل",
+    "web.bids": "الشراء",
+    "web.projects": "المشاريع",
+    "web.trick": "الأكلة",
+    "web.last_trick": "الأكلة السابقة",
+    "web.score": "النتيجة",
+    "web.us": "لنا",
+    "web.them": "لهم",
+    "web.tricks": "الأكلات",
+    "web.seconds": "ث",
+    "web.language": "English",
+    "web.start": "ابدأ",
+    "web.guest": "ضيف",
+    "web.not_seated": "افتح رابط الطاولة لتجلس؛ من هنا تستطيع التفرج فقط.",
+    "web.activity_off": (
+        "الطاولة الحيّة غير مفعّلة في هذا البوت: يضبط مالكه WEB_PORT و DISCORD_CLIENT_SECRET (انظر ملف README)."
+    ),
+    "button.open_table": "افتح الطاولة",  # issue 32: launches the Activity
+    "web.dealer": "الموزّع",
+}
+
+AR: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **_WEB, **AR_HELP,
+                       **AR_STATS, **AR_TOURNAMENTS, **AR_REVIEW}

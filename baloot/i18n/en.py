@@ -369,5 +369,42 @@ _SAWA: Final = {  # R12 Sawa: the action, refusals of a claim
     "error.sawa_refused": "Sawa is not possible now.",
 }
 
-EN: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **EN_HELP, **EN_STATS,
-                       **EN_TOURNAMENTS, **EN_REVIEW}
+_WEB: Final = {  # issue 32: the web table and the Discord Activity
+    "web.title": "Baloot",
+    "web.your_cards": "Your cards",
+    "web.sit": "Sit down",
+    "web.your_name": "Your name",
+    "web.table_link": "Table link — others can sit by opening it:",
+    "web.watching": "You are watching this table.",
+    "web.waiting_players": "Waiting for players. Press Start to play with bots in the empty seats.",
+    "web.connecting": "Connecting…",
+    "web.disconnected": "Connection lost. Reconnecting…",
+    "web.your_turn": "Your turn",
+    "web.waiting_for": "Waiting for {name}",
+    "web.hand_over": "The hand is over.",
+    "web.match_over": "The match is over.",
+    "web.up_card": "Up card",
+    "web.contract": "Contract",
+    "web.doubling": "Doubling",
+    "web.bids": "Bids",
+    "web.projects": "Projects",
+    "web.trick": "Trick",
+    "web.last_trick": "Last trick",
+    "web.score": "Score",
+    "web.us": "Us",
+    "web.them": "Them",
+    "web.tricks": "Tricks",
+    "web.seconds": "s",
+    "web.language": "العربية",
+    "web.start": "Start",
+    "web.guest": "Guest",
+    "web.not_seated": "Open the table link to take a seat; from here you can only watch.",
+    "web.activity_off": (
+        "The live table is not set up on this bot: its owner sets WEB_PORT and DISCORD_CLIENT_SECRET (see the README)."
+    ),
+    "button.open_table": "Open table",  # issue 32: launches the Activity
+    "web.dealer": "Dealer",
+}
+
+EN: Final[dict[str, str]] = {**_GAME, **_TABLE, **_ERRORS, **_NOTICES, **_SAWA, **_WEB, **EN_HELP,
+                       **EN_STATS, **EN_TOURNAMENTS, **EN_REVIEW}

@@ -44,6 +44,7 @@ def table_info_from(
     default_language: str = "en",
     dealer: int | None = None,
     closed: Notice | None = None,
+    activity: bool = False,
 ) -> RenderInfo:
     """The renderer's view of a service table.
 
@@ -66,4 +67,5 @@ def table_info_from(
         language=table.language or default_language,
         notice=notice,
         closed=closed,
+        activity=activity,
     )

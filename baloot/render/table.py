@@ -61,11 +61,14 @@ def teams_text(info: RenderInfo, locale: str) -> str:
 def my_hand_components(info: RenderInfo, locale: str, result: int | None = None, *,
                        live: bool = True) -> list[dict[str, Any]]:
     """The table message's "My hand" button row, with "Details" (hand ``result``'s R7 breakdown) and "Review"
-    (its game review, :mod:`.review`) once it ended.
+    (its game review, :mod:`.review`) once it ended, and "Open table" (the Discord Activity) when the bot
+    serves it.
 
     ``live``: the table still runs. Once it is closed only "Details" stays, answered from the stored
     hands for as long as the message lives."""
     buttons = [button(t("button.my_hand", locale), encode_table_id(info.table_id, "mine"), PRIMARY)] if live else []
+    if live and info.activity:
+        buttons.append(button(t("button.open_table", locale), encode_table_id(info.table_id, "open"), SECONDARY))
     if result is not None:
         buttons.append(button(t("button.details", locale), encode_result_id(info.table_id, result), SECONDARY))
         buttons.append(button(t("button.review", locale), ReviewId(info.table_id, result).encode(), SECONDARY))

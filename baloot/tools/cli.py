@@ -1,4 +1,4 @@
-"""Command line: ``replay FILE`` (R10), ``review FILE`` and ``bench``."""
+"""Command line: ``replay FILE`` (R10), ``review FILE``, ``bench``, ``arena`` and ``play`` (the web table)."""
 
 from __future__ import annotations
 
@@ -110,6 +110,16 @@ def main(argv: list[str] | None = None) -> int:
     p_bench.add_argument("--seed", type=int, default=1)
     p_bench.add_argument("--hard", action="store_true", help="measure the hard AI's sampled deals per second instead")
     sub.add_parser("arena", help="play AI teams against each other on duplicate deals", add_help=False)
+    p_play = sub.add_parser("play", help="play at a table in your browser, no Discord needed")
+    p_play.add_argument("--host", default="127.0.0.1", help="address to serve on (0.0.0.0: your network too)")
+    p_play.add_argument("--port", type=int, default=8080)
+    p_play.add_argument("--database", default=os.environ.get("DATABASE_PATH") or "data/baloot.db",
+                        help="the SQLite file (default: DATABASE_PATH or data/baloot.db)")
+    p_play.add_argument("--people", type=int, default=1, choices=range(1, 5),
+                        help="people who sit before the match starts (the rest are bots); default 1")
+    p_play.add_argument("--bots", default="normal", choices=("easy", "normal", "hard"), help="the bots' level")
+    p_play.add_argument("--turn-seconds", type=float, default=60.0, help="seconds per turn (5..600)")
+    p_play.add_argument("--bot-delay", type=float, default=0.8, help="seconds a bot waits before acting")
     args, rest = parser.parse_known_args(argv)
     if args.command == "arena":
         from .arena import main as arena_main
@@ -133,4 +143,11 @@ def main(argv: list[str] | None = None) -> int:
         from .bench import run_bench
 
         return run_bench(args.seconds, args.seed, args.hard)
+    if args.command == "play":
+        import asyncio
+
+        from .play import run_play
+
+        return asyncio.run(run_play(args.host, args.port, args.database, args.people, args.bots,
+                                    args.turn_seconds, args.bot_delay))
     return 2

@@ -91,6 +91,7 @@ class Shared:
     languages: Languages
     pictures: str = "channel"  # TABLE_PICTURES: "channel", "all" or "off"
     reviews: ReviewService | None = None  # the game reviews (baloot.tables.reviews); None: not offered
+    activity: bool = False  # the Activity is set up (issue 32): table messages get an "Open table" button
     carriers: Carriers = field(init=False)
     drawer: PictureWorker = field(init=False)
 
@@ -120,5 +121,5 @@ class Shared:
         if info is None:
             info = infos[1][key] = table_info_from(
                 snapshot.info, deadline=deadline, notice=notice, default_language=language, dealer=snapshot.dealer,
-                closed=closed)
+                closed=closed, activity=self.activity)
         return info

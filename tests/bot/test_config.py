@@ -47,6 +47,10 @@ def test_missing_token_is_a_clear_error() -> None:
         ("DATABASE_URL", "mysql://user:pw@host/db"),
         ("TABLE_PICTURES", "maybe"),
         ("CARD_COLORS", "3"),
+        ("WEB_PORT", "eighty"),
+        ("WEB_PORT", "70000"),
+        ("PUBLIC_URL", "ftp-host"),
+        ("DISCORD_CLIENT_ID", "my-app"),
     ],
 )
 def test_bad_values_name_the_setting_not_the_value(name: str, value: str) -> None:
@@ -78,3 +82,17 @@ def test_card_colors_are_red_and_black_unless_the_four_colour_deck_is_asked_for(
     """CARD_COLORS=4 draws the card emojis from the four-colour deck."""
     assert load_settings({"DISCORD_TOKEN": "t"}).card_colors == 2
     assert load_settings({"DISCORD_TOKEN": "t", "CARD_COLORS": " 4 "}).card_colors == 4
+
+
+def test_web_table_and_activity_settings_hide_the_client_secret() -> None:
+    """Issue 32: no web server unless WEB_PORT is set; the Activity's client secret is never printed."""
+    plain = load_settings({"DISCORD_TOKEN": "t"})
+    assert plain.web_port is None and plain.client_secret is None and plain.web_host == "127.0.0.1"
+    settings = load_settings({"DISCORD_TOKEN": "t", "WEB_PORT": "8080", "WEB_HOST": "0.0.0.0",
+                              "PUBLIC_URL": "https://baloot.example.org/", "DISCORD_CLIENT_ID": "123",
+                              "DISCORD_CLIENT_SECRET": "oauth-secret-value"})
+    assert (settings.web_port, settings.web_host, settings.public_url, settings.client_id) == (
+        8080, "0.0.0.0", "https://baloot.example.org", "123")
+    assert settings.client_secret == "oauth-secret-value" and "oauth-secret-value" not in repr(settings)
+    with pytest.raises(ConfigError, match="WEB_PORT"):
+        load_settings({"DISCORD_TOKEN": "t", "DISCORD_CLIENT_SECRET": "s"})
