@@ -106,7 +106,7 @@ class BalootClient(_Client):
         self.service: TableService | None = None
         self.executor: ProcessPoolExecutor | None = None
         self.review_executor: ProcessPoolExecutor | None = None
-        self.web_runner: aiohttp.web.AppRunner | None = None  # the web table and Activity page (issue 32)
+        self.web_runner: aiohttp.web.AppRunner | None = None  # the web table and Activity page
         self.web_client: aiohttp.ClientSession | None = None  # the Activity's OAuth2 calls to Discord
 
     async def setup_hook(self) -> None:
@@ -196,7 +196,7 @@ class BalootClient(_Client):
         gc.freeze()
 
     async def start_web(self, service: TableService) -> None:
-        """Serve the web table (WEB_PORT) and, with DISCORD_CLIENT_SECRET, the Activity's sign-in (issue 32):
+        """Serve the web table (WEB_PORT) and, with DISCORD_CLIENT_SECRET, the Activity's sign-in:
         the same tables, through the same service, as the channel messages."""
         settings = self.settings
         assert settings.web_port is not None

@@ -203,7 +203,7 @@ async def press_id(interaction: discord.Interaction, custom_id: str) -> None:
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_ID_TEMPLATE):
-    """A button on the table message ("My hand"; "Open table": the Activity, issue 32)."""
+    """A button on the table message ("My hand"; "Open table": the Activity)."""
 
     def __init__(self, table_id: str, kind: str = "mine") -> None:
         super().__init__(discord.ui.Button(custom_id=encode_table_id(table_id, kind)))
@@ -217,7 +217,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         return cls(match.group("table"), match.group("kind"))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        if self.kind == "open":  # issue 32: Discord launches the Activity, whose page joins this channel's table
+        if self.kind == "open":  # Discord launches the Activity, whose page joins this channel's table
             await interaction.response.launch_activity()
             return
         await answered(interaction, self._show(interaction))

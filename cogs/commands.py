@@ -311,7 +311,7 @@ class BalootCommands(commands.Cog):
 
     @baloot.command(name=cmd_str("cmd.play.name"), description=cmd_str("cmd.play.desc"))
     async def play(self, interaction: discord.Interaction) -> None:
-        """Open this channel's table as a live page inside Discord (issue 32): Discord launches the
+        """Open this channel's table as a live page inside Discord: Discord launches the
         application's Activity (interaction callback LAUNCH_ACTIVITY), whose page joins the channel's table."""
         settings = getattr(interaction.client, "settings", None)
         if settings is None or not getattr(settings, "client_secret", None):

@@ -41,7 +41,7 @@ class Settings:
     review_samples: int = 128  # REVIEW_SAMPLES: sampled deals per judged decision of a game review
     review_auto: bool = True  # REVIEW_AUTO: review finished matches in the background (0: off)
     review_workers: int = 1  # REVIEW_WORKERS: low-priority review processes (0: the AI workers' pool)
-    web_host: str = "127.0.0.1"  # WEB_HOST (issue 32): where the web table and Activity page are served
+    web_host: str = "127.0.0.1"  # WEB_HOST: where the web table and Activity page are served
     web_port: int | None = None  # WEB_PORT: None serves no web table
     public_url: str | None = None  # PUBLIC_URL: the https address players reach the web table at (links)
     client_id: str | None = None  # DISCORD_CLIENT_ID: the application's id (default: the bot's application)
@@ -188,7 +188,7 @@ def _sync_commands(env: Mapping[str, str], shard_ids: tuple[int, ...], sharded: 
 
 
 def _web(env: Mapping[str, str]) -> dict[str, object]:
-    """The web table and Activity settings (issue 32): ``WEB_PORT`` (empty: no web table), ``WEB_HOST``,
+    """The web table and Activity settings: ``WEB_PORT`` (empty: no web table), ``WEB_HOST``,
     ``PUBLIC_URL`` (https), ``DISCORD_CLIENT_ID`` (digits) and ``DISCORD_CLIENT_SECRET`` (the Activity)."""
     port = _int(env, "WEB_PORT", 0, 1, 65535) if env.get("WEB_PORT", "").strip() else None
     public = env.get("PUBLIC_URL", "").strip().rstrip("/") or None

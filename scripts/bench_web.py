@@ -1,4 +1,4 @@
-"""The web table under load (issue 32): N tables of four pages on loopback, every move a tap.
+"""The web table under load: N tables of four pages on loopback, every move a tap.
 
 The server (the table service on SQLite and the web table, exactly as the bot runs them) is a
 process of its own; this process plays the pages: N×4 WebSockets, each seat tapping its first

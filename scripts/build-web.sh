@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the web table's page (issue 32): installs its npm packages (web/package-lock.json: the
+# Builds the web table's page: installs its npm packages (web/package-lock.json: the
 # Discord Embedded App SDK and the esbuild bundler, from the npm registry) and bundles the
 # project's own JavaScript (web/src) into web/dist/app.js. Nothing built or downloaded is committed.
 # Installs Node.js and npm with apt-get when they are missing and we may (root on Debian).

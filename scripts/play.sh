@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Try Baloot in one command, no Discord needed (issue 32): sets up the virtual environment, builds
+# Try Baloot in one command, no Discord needed: sets up the virtual environment, builds
 # the web page, and serves a table at http://127.0.0.1:8080 (you against three bots). Any option
 # is passed on: bash scripts/play.sh --people 4 --host 0.0.0.0   (see python -m baloot play -h)
 set -euo pipefail

@@ -38,7 +38,7 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb 
   fi
 fi
 bash scripts/install-fonts.sh  # DejaVu Sans for the table picture (Arabic names)
-# The web table (issue 32): its page is bundled from web/ (npm packages, esbuild; Node.js and npm
+# The web table: its page is bundled from web/ (npm packages, esbuild; Node.js and npm
 # installed with apt-get when missing), and its browser tests drive Debian's Chromium through
 # Playwright (which never downloads a browser of its own here).
 bash scripts/build-web.sh || exit 1

@@ -348,7 +348,7 @@ _SAWA: Final = {  # R12 السوا: الإعلان ورفضه
     "error.sawa_refused": "لا يمكن إعلان السوا الآن.",
 }
 
-_WEB: Final = {  # issue 32: the web table and the Discord Activity
+_WEB: Final = {  # the web table and the Discord Activity
     "web.title": "بلوت",
     "web.your_cards": "أوراقك",
     "web.sit": "اجلس",
@@ -381,7 +381,7 @@ _WEB: Final = {  # issue 32: the web table and the Discord Activity
     "web.activity_off": (
         "الطاولة الحيّة غير مفعّلة في هذا البوت: يضبط مالكه WEB_PORT و DISCORD_CLIENT_SECRET (انظر ملف README)."
     ),
-    "button.open_table": "افتح الطاولة",  # issue 32: launches the Activity
+    "button.open_table": "افتح الطاولة",  # launches the Activity
     "web.dealer": "الموزّع",
 }
 

@@ -21,7 +21,7 @@ _COMMANDS: Final = {
     "cmd.start.desc": "ابدأ الصكة عندما يجلس أربعة لاعبين",
     "cmd.hand.name": "ورقي",
     "cmd.hand.desc": "اعرض أوراقك وحركاتك لك وحدك",
-    "cmd.play.name": "طاولة",  # issue 32: the Activity
+    "cmd.play.name": "طاولة",  # the Activity
     "cmd.play.desc": "افتح الطاولة صفحةً حيّة داخل ديسكورد (نشاط)",
     "cmd.score.name": "النتيجة",
     "cmd.score.desc": "اعرض ورقة نتائج الصكة",

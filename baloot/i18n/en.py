@@ -369,7 +369,7 @@ _SAWA: Final = {  # R12 Sawa: the action, refusals of a claim
     "error.sawa_refused": "Sawa is not possible now.",
 }
 
-_WEB: Final = {  # issue 32: the web table and the Discord Activity
+_WEB: Final = {  # the web table and the Discord Activity
     "web.title": "Baloot",
     "web.your_cards": "Your cards",
     "web.sit": "Sit down",
@@ -402,7 +402,7 @@ _WEB: Final = {  # issue 32: the web table and the Discord Activity
     "web.activity_off": (
         "The live table is not set up on this bot: its owner sets WEB_PORT and DISCORD_CLIENT_SECRET (see the README)."
     ),
-    "button.open_table": "Open table",  # issue 32: launches the Activity
+    "button.open_table": "Open table",  # launches the Activity
     "web.dealer": "Dealer",
 }
 

@@ -21,7 +21,7 @@ _COMMANDS: Final = {
     "cmd.start.desc": "Start the match when four players are seated",
     "cmd.hand.name": "hand",
     "cmd.hand.desc": "Show your cards and actions privately",
-    "cmd.play.name": "play",  # issue 32: the Activity
+    "cmd.play.name": "play",  # the Activity
     "cmd.play.desc": "Open the table as a live page inside Discord (an Activity)",
     "cmd.score.name": "score",
     "cmd.score.desc": "Show the match score sheet",

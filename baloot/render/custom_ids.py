@@ -52,7 +52,7 @@ ACTION_ID_TEMPLATE: Final = (
     rf"(?P<index>[0-9]{{1,5}}):(?P<action>{ACTION_CODE_PATTERN})"
 )
 """The DynamicItem template of an action button (named groups: table, seat, hand, index, action)."""
-TABLE_BUTTONS: Final = ("mine", "open")  # "open": the table as a Discord Activity (issue 32)
+TABLE_BUTTONS: Final = ("mine", "open")  # "open": the table as a Discord Activity
 TABLE_ID_TEMPLATE: Final = rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):(?P<kind>{'|'.join(TABLE_BUTTONS)})"
 """The DynamicItem template of a table button (named groups: table, kind)."""
 RESULT_ID_TEMPLATE: Final = rf"{PREFIX}:(?P<table>{TABLE_ID_PATTERN}):result:(?P<hand>[0-9]{{1,3}})"

@@ -63,7 +63,7 @@ class RenderInfo:
     language: str = "en"
     notice: Notice | None = None
     closed: Notice | None = None
-    activity: bool = False  # the bot serves the table as a Discord Activity (issue 32): "Open table" button
+    activity: bool = False  # the bot serves the table as a Discord Activity: "Open table" button
 
     @property
     def seated(self) -> int:

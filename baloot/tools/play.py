@@ -1,4 +1,4 @@
-"""``python -m baloot play``: a Baloot table in the browser, no Discord needed (issue 32).
+"""``python -m baloot play``: a Baloot table in the browser, no Discord needed.
 
 Starts the table service on the SQLite database (``data/baloot.db`` by default,
 like the bot's: the table resumes after a restart and its results count in the

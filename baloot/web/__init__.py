@@ -1,4 +1,4 @@
-"""The web table (issue 32): the table service's tables as a live page, served with aiohttp.
+"""The web table: the table service's tables as a live page, served with aiohttp.
 
 A Discord-free adapter over :class:`~baloot.tables.TableService`, like the cogs are the Discord
 one: :mod:`.server` (the page, the WebSocket, the Activity's sign-in), :mod:`.hub` (the service's

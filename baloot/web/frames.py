@@ -1,4 +1,4 @@
-"""The WebSocket protocol of the web table (issue 32): what a page receives and what it may send.
+"""The WebSocket protocol of the web table: what a page receives and what it may send.
 
 Server → page: one ``state`` frame per published snapshot, built from **one seat's**
 :class:`~baloot.engine.view.SeatView` (or, for a watcher, the spectators'
@@ -34,7 +34,7 @@ from ..i18n.catalog import catalog
 from ..i18n.direction import is_rtl, strip_isolates
 from ..render.adapt import ServiceTableLike, table_info_from
 from ..render.hand_view import action_label
-from ..render.model import TableInfo as RenderInfo
+from ..render.model import RenderInfo
 from ..render.result import winner_line
 from ..render.sections import bid_lines, contract_line, doubling_line, project_lines
 from ..render.text import bot_name, card_text, default_bot_name, sort_cards

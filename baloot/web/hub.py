@@ -1,4 +1,4 @@
-"""The table service's listener for web pages (issue 32): each connected page gets its seat's snapshots.
+"""The table service's listener for web pages: each connected page gets its seat's snapshots.
 
 A :class:`Page` is one open WebSocket: who it is (a user id, or nobody for a
 watcher), the channel of its table and its language. After every committed

@@ -1,4 +1,4 @@
-"""The Activity's sign-in (issue 32): Discord's OAuth2 code exchange, done by the bot, never the page.
+"""The Activity's sign-in: Discord's OAuth2 code exchange, done by the bot, never the page.
 
 The page runs the Embedded App SDK's flow: ``authorize`` gives it a one-time
 code; it posts the code here; the bot exchanges it with Discord (its client

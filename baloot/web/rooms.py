@@ -1,4 +1,4 @@
-"""Where a page's table is and how its people sit (issue 32): the local table and Activity channels.
+"""Where a page's table is and how its people sit: the local table and Activity channels.
 
 A *room* is the channel a page plays in: the one table of ``python -m baloot
 play`` (a fixed channel id of its own, in a guild id no Discord server has), or

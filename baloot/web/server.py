@@ -1,4 +1,4 @@
-"""The web table's HTTP server (issue 32): the page, its WebSocket and the Activity's sign-in, on aiohttp.
+"""The web table's HTTP server: the page, its WebSocket and the Activity's sign-in, on aiohttp.
 
 aiohttp's server is the one discord.py already brings, so the bot serves its
 pages from its own process and event loop, beside the gateway, with no second

@@ -91,7 +91,7 @@ class Shared:
     languages: Languages
     pictures: str = "channel"  # TABLE_PICTURES: "channel", "all" or "off"
     reviews: ReviewService | None = None  # the game reviews (baloot.tables.reviews); None: not offered
-    activity: bool = False  # the Activity is set up (issue 32): table messages get an "Open table" button
+    activity: bool = False  # the Activity is set up: table messages get an "Open table" button
     carriers: Carriers = field(init=False)
     drawer: PictureWorker = field(init=False)
 

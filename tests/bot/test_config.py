@@ -85,7 +85,7 @@ def test_card_colors_are_red_and_black_unless_the_four_colour_deck_is_asked_for(
 
 
 def test_web_table_and_activity_settings_hide_the_client_secret() -> None:
-    """Issue 32: no web server unless WEB_PORT is set; the Activity's client secret is never printed."""
+    """No web server unless WEB_PORT is set; the Activity's client secret is never printed."""
     plain = load_settings({"DISCORD_TOKEN": "t"})
     assert plain.web_port is None and plain.client_secret is None and plain.web_host == "127.0.0.1"
     settings = load_settings({"DISCORD_TOKEN": "t", "WEB_PORT": "8080", "WEB_HOST": "0.0.0.0",

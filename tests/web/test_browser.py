@@ -1,4 +1,4 @@
-"""The web table in a real browser (issue 32): Chromium from Debian's packages, driven by Playwright.
+"""The web table in a real browser: Chromium from Debian's packages, driven by Playwright.
 
 * four browser contexts play a whole hand against the real server; every WebSocket frame each one
   received and every card its page shows are checked: no page ever holds another seat's card

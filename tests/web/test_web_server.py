@@ -1,4 +1,4 @@
-"""The web table's server (issue 32): pages, the WebSocket protocol, security, resuming."""
+"""The web table's server: pages, the WebSocket protocol, security, resuming."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shared helpers of the web table's tests (issue 32): a served table, pages with their own cookies,
+"""Shared helpers of the web table's tests: a served table, pages with their own cookies,
 frames recorded, the leak check and a local stand-in of Discord's OAuth2 endpoints."""
 
 from __future__ import annotations
