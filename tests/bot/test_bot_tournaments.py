@@ -1,0 +1,110 @@
+"""End to end through the stand-in: ``/baloot tournament create``, the tournament message's buttons
+(a team registered with Discord's user select and confirmed by the partner, a lone player, refusals
+that change nothing, in English and Arabic), the start opening each table in its own thread with its
+players pinged, and ``/baloot tournament standings``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fakediscord import DiscordEnv, Message, Person
+from test_bot_harness import bot_env, plain, refused
+
+
+async def test_tournament_from_the_buttons(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    env = discord_env
+    guild = env.create_guild("Diwaniya")
+    channel = env.create_channel(guild, "baloot")
+    admin = env.create_user("organiser").join(guild, admin=True)
+    names = ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "hamad")
+    people = {n: env.create_user(n, locale="ar" if n == "erin" else "en-US").join(guild) for n in names}
+    outsider = env.create_user("stranger")  # not in the server
+    db = tmp_path / "baloot.db"
+    bot = await env.start_bot("bot.py", env=bot_env(db))
+    try:
+        await run_tournament(env, channel, admin, people, outsider)
+    finally:
+        print(bot.output[-8000:])
+
+
+async def run_tournament(env: DiscordEnv, channel: Any, admin: Person, people: dict[str, Person],
+                         outsider: Person) -> None:
+
+    # Only an admin creates; a player is told so privately.
+    denied = await people["alice"].slash("baloot", "tournament", "create", channel=channel, title="Cup")
+    assert refused(denied) == "Only a server admin or the organiser role can create a tournament."
+    created = await admin.slash("baloot", "tournament", "create", channel=channel, title="Ramadan Cup",
+                                rounds=2, turn_time=600)
+    assert created.response_type == 4 and not created.ephemeral, created.rejected
+    message: Message = created.message
+    assert message is not None and message.embeds[0]["title"] == "🏆 Ramadan Cup"
+
+    # Alice registers a team with Bob: Discord's user select, then Bob confirms in the channel.
+    pick = await people["alice"].click(message, "Register a team")
+    assert pick.ephemeral and pick.message is not None
+    chosen = await people["alice"].select_users(pick.message, pick.message.components[0]["components"][0]["custom_id"],
+                                                [people["bob"]])
+    assert plain(chosen.message.content) == "Registered. Your partner must confirm."  # type: ignore[union-attr]
+    ask = await env.wait_for(lambda: next((m for m in admin.messages(channel) if "Confirm?" in m.content), None))
+    assert f"<@{people['bob'].id}>" in ask.content
+    # Only Bob can confirm; Carol pressing it is refused.
+    assert refused(await people["carol"].click(ask, "Confirm")) == "No team is waiting for you to confirm it."
+    confirmed = await people["bob"].click(ask, "Confirm")
+    assert plain(confirmed.message.content) == "Your team is confirmed."  # type: ignore[union-attr]
+
+    # Refusals, private, nothing changed: twice, a partner already registered, a partner not in the server.
+    assert refused(await people["alice"].click(message, "Register alone")) == \
+        "You are already registered in this tournament."
+    pick = await people["carol"].click(message, "Register a team")
+    select_id = pick.message.components[0]["components"][0]["custom_id"]  # type: ignore[union-attr]
+    assert refused(await people["carol"].select_users(pick.message, select_id, [people["bob"]])) == \
+        "bob is already registered in this tournament."
+    assert refused(await people["carol"].select_users(pick.message, select_id, [outsider])) == \
+        "Your partner is no longer in this server."
+    # Starting: not by a player; not with one team.
+    assert refused(await people["carol"].click(message, "Start")) == \
+        "Only the organiser or a server admin can do that."
+    assert refused(await admin.click(message, "Start")) == "At least 2 teams are needed to start; 1 registered."
+    # In Arabic for Erin.
+    alone = await people["erin"].click(message, "Register alone")
+    assert plain(alone.message.content).startswith("سُجّلت منفردًا")  # type: ignore[union-attr]
+    assert plain(refused(await people["erin"].click(message, "Register alone"))) == "أنت مسجّل في هذه البطولة من قبل."
+    await people["frank"].click(message, "Register alone")
+    for a, b in (("carol", "dave"), ("gina", "hamad")):
+        pick = await people[a].click(message, "Register a team")
+        await people[a].select_users(pick.message, pick.message.components[0]["components"][0]["custom_id"],  # type: ignore[union-attr]
+                                     [people[b]])
+        ask = await env.wait_for(lambda b=b: next((m for m in admin.messages(channel)
+                                                   if f"<@{people[b].id}>" in m.content and m.components), None))
+        await people[b].click(ask, "Confirm")
+    withdrawn = await people["gina"].click(message, "Withdraw")
+    assert plain(withdrawn.message.content) == "You have withdrawn."  # type: ignore[union-attr]
+
+    # The message lists the field by display names, edited live.
+    shown = await env.wait_for(lambda: (m := env.messages[message.id]).embeds and
+                               "carol & dave" in m.embeds[0]["fields"][0]["value"] and m)
+    field = shown.embeds[0]["fields"][0]["value"]
+    assert "alice & bob" in field and "erin" in field and "gina" not in field
+
+    # Start: three teams (alice & bob, carol & dave, erin & frank); each table in its own thread, pinged.
+    started = await admin.click(message, "Start")
+    assert plain(started.message.content) == "The tournament has started."  # type: ignore[union-attr]
+    await env.wait_for(lambda: len(env.threads_started) == 2 or None)
+    pings = []
+    for thread_id in env.threads_started:
+        thread = env.channels[thread_id]
+        assert thread.is_thread and thread.parent_id == channel.id
+        ping = await env.wait_for(lambda thread=thread: next(
+            (m for m in admin.messages(thread, with_ephemeral=False) if "round 1" in m.content), None))
+        pings.append(ping.content)
+    everyone = " ".join(pings)
+    for name in ("alice", "bob", "carol", "dave", "erin", "frank"):
+        assert f"<@{people[name].id}>" in everyone
+    assert "Bots" in everyone  # three teams: the bye is played against a bot team (Swiss, bots allowed)
+    # Registration is closed now.
+    assert refused(await people["hamad"].click(message, "Pause / Resume")) == \
+        "Only the organiser or a server admin can do that."
+
+    board = await people["hamad"].slash("baloot", "tournament", "standings", channel=channel)
+    assert not board.ephemeral and board.message is not None and board.message.attachments
