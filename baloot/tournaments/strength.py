@@ -10,8 +10,8 @@ opponents' strength taken out.
 2. **Opponents taken out.** At a table, a team's deviations are also the opposite of its opponents'
    (a hand's points go to one team or the other), so a team that met strong teams (the Swiss
    pairing's aim) looks worse than it is. The rating is the least-squares solution (``numpy.linalg``)
-   of ``deviation per deal(A vs B) = r_A − r_B`` over every table of the tournament, with the
-   ratings summing to 0 (a Massey rating, on duplicate deviations).
+   of ``deviation(A vs B) = (r_A − r_B) − par's share of the other tables' gaps`` over every table of
+   the tournament, with the ratings summing to 0 (a Massey rating, on duplicate deviations).
 
 The rating is in points per deal above an average team. With random (not duplicated) deals the
 same fit on the raw results (no par) is the best one can do; ``scripts/sim_tournaments.py``
@@ -76,16 +76,43 @@ def duplicate_rating(teams: Sequence[TeamId], results: Iterable[DealResult],
     """Each team's rating (points per deal above an average team), from its deal results.
 
     ``opponents[(round_no, team)]``: whom the team met that round. ``duplicated``: compare with par
-    (every table of a round played the same cards); False: the raw results, clipped the same way."""
-    listed = list(results)
-    scored = (par_deviations(listed, clip=clip) if duplicated
-              else [(r, float(max(-clip, min(clip, r.diff)))) for r in listed])
-    totals: dict[tuple[int, TeamId], list[float]] = defaultdict(list)
-    for result, deviation in scored:
-        totals[(result.round_no, result.team)].append(deviation)
-    games = []
-    for (round_no, team), deviations in totals.items():
-        other = opponents.get((round_no, team))
-        if other is not None:
-            games.append((team, other, sum(deviations) / len(deviations), len(deviations)))
-    return massey(teams, games)
+    (every table of a round played the same cards); False: the raw results, clipped the same way.
+
+    With par, the model of a deviation is ``(r_A − r_B) − mean over the group of (r_X − r_opp(X))``
+    (par is the mean of the same cards' results, so it holds the other tables' strength gaps too);
+    each team's round is one row of the least-squares fit: its mean deviation over the round's deals,
+    with its mean coefficients, weighted by the square root of the deals."""
+    index = {team: i for i, team in enumerate(teams)}
+    listed = [r for r in results if r.team in index and opponents.get((r.round_no, r.team)) in index]
+    groups: dict[tuple[int, int, int], list[DealResult]] = defaultdict(list)
+    for result in listed:
+        groups[(result.round_no, result.hand_no, result.side)].append(result)
+    rows: dict[tuple[int, TeamId], tuple[np.ndarray, list[float]]] = {}
+    for group in groups.values():
+        if duplicated and len(group) < 2:
+            continue
+        par = sum(r.diff for r in group) / len(group) if duplicated else 0.0
+        share = np.zeros(len(teams))
+        if duplicated:
+            for other in group:
+                share[index[other.team]] += 1 / len(group)
+                share[index[opponents[(other.round_no, other.team)]]] -= 1 / len(group)
+        for result in group:
+            coefficients = -share.copy()
+            coefficients[index[result.team]] += 1
+            coefficients[index[opponents[(result.round_no, result.team)]]] -= 1
+            key = (result.round_no, result.team)
+            total, values = rows.get(key, (np.zeros(len(teams)), []))
+            values.append(max(-clip, min(clip, result.diff - par)))
+            rows[key] = (total + coefficients, values)
+    if not rows:
+        return dict.fromkeys(teams, 0.0)
+    matrix, target = [], []
+    for total, values in rows.values():
+        weight = float(np.sqrt(len(values)))
+        matrix.append(weight * total / len(values))
+        target.append(weight * sum(values) / len(values))
+    matrix.append(np.ones(len(teams)))  # the ratings sum to 0
+    target.append(0.0)
+    solution, *_ = np.linalg.lstsq(np.array(matrix), np.array(target), rcond=None)
+    return {team: float(solution[index[team]]) for team in teams}

@@ -23,13 +23,24 @@ async def test_tournament_from_the_buttons(discord_env: DiscordEnv, tmp_path: Pa
     db = tmp_path / "baloot.db"
     bot = await env.start_bot("bot.py", env=bot_env(db))
     try:
-        await run_tournament(env, channel, admin, people, outsider)
+        message = await run_tournament(env, channel, admin, people, outsider)
+        # kill -9 in the middle of round 1, and start again: the tables resume in their threads, the
+        # tournament message's buttons still work, nothing is opened twice.
+        await bot.kill()
+        await bot.restart()
+        paused = await admin.click(message, "Pause / Resume")
+        assert plain(paused.message.content) == \
+            "The tournament is paused; the tables of this round play on."  # type: ignore[union-attr]
+        resumed = await admin.click(message, "Pause / Resume")
+        assert plain(resumed.message.content) == "The tournament goes on."  # type: ignore[union-attr]
+        assert len(env.threads_started) == 2
+        assert "Traceback" not in bot.output, bot.output[-4000:]
     finally:
         print(bot.output[-8000:])
 
 
 async def run_tournament(env: DiscordEnv, channel: Any, admin: Person, people: dict[str, Person],
-                         outsider: Person) -> None:
+                         outsider: Person) -> Message:
 
     # Only an admin creates; a player is told so privately.
     denied = await people["alice"].slash("baloot", "tournament", "create", channel=channel, title="Cup")
@@ -108,3 +119,4 @@ async def run_tournament(env: DiscordEnv, channel: Any, admin: Person, people: d
 
     board = await people["hamad"].slash("baloot", "tournament", "standings", channel=channel)
     assert not board.ephemeral and board.message is not None and board.message.attachments
+    return message
