@@ -28,9 +28,16 @@ from discord.ext import commands
 from baloot.i18n import t
 from baloot.render.standings_picture import render_standings
 from baloot.render.tournament_ids import BUTTON_ID_TEMPLATE, DROP_ID_TEMPLATE, PARTNER_ID_TEMPLATE, TournamentId
-from baloot.storage.tournament_rows import TeamRow, TeamStatus, TournamentRow, TournamentStatus
 from baloot.tables.tournament_errors import TournamentRefusal
-from baloot.tables.tournament_service import BOT_TEAM, TournamentService, TournamentUpdate
+from baloot.tables.tournament_service import (
+    BOT_TEAM,
+    TeamRow,
+    TeamStatus,
+    TournamentRow,
+    TournamentService,
+    TournamentStatus,
+    TournamentUpdate,
+)
 from baloot.tournaments import BYE, Pairing
 from cogs.translator import cmd_str
 

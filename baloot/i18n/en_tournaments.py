@@ -54,8 +54,6 @@ EN_TOURNAMENTS: Final[dict[str, str]] = {
     "opt.rated.desc": "Rate the tournament's matches (default: yes)",
     "opt.bots_allowed.name": "bots_allowed",
     "opt.bots_allowed.desc": "A bot team may fill an odd field (default: yes)",
-    "opt.organiser_role.name": "organiser_role",
-    "opt.organiser_role.desc": "Admins: the role that may create tournaments from now on",
     "choice.format.swiss": "Swiss",
     "choice.format.knockout": "Knockout",
     # The tournament message and what it answers.

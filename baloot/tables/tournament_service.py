@@ -48,6 +48,9 @@ from .info import SeatInfo
 from .service import TableService
 from .tournament_errors import TournamentRefusal
 
+__all__ = ["BOT_TEAM", "TeamRow", "TeamStatus", "TournamentRow", "TournamentService", "TournamentStatus",
+           "TournamentUpdate"]  # the rows, for the Discord layer (which does not import the storage layer)
+
 log = logging.getLogger("baloot.tournaments")
 
 MIN_TEAMS = 2
