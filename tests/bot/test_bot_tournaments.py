@@ -5,11 +5,39 @@ players pinged, and ``/baloot tournament standings``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fakediscord import DiscordEnv, Message, Person
+from fakediscord import DiscordEnv, InteractionResult, Message, Person
 from test_bot_harness import bot_env, plain, refused
+
+
+def msg(result: InteractionResult) -> Message:
+    assert result.message is not None, result.rejected
+    return result.message
+
+
+def text(result: InteractionResult) -> str:
+    return plain(msg(result).content)
+
+
+def select_id_of(result: InteractionResult) -> str:
+    return str(msg(result).components[0]["components"][0]["custom_id"])
+
+
+def first(messages: list[Message], wanted: Callable[[Message], bool]) -> Message | None:
+    return next((m for m in messages if wanted(m)), None)
+
+
+def asks(wanted: str) -> Callable[[Message], bool]:
+    return lambda m: wanted in m.content and bool(m.components)
+
+
+async def find(env: DiscordEnv, viewer: Person, channel: Any, wanted: Callable[[Message], bool]) -> Message:
+    """The first message of ``channel`` (not an ephemeral one) that ``wanted`` takes, once there."""
+    found: Message = await env.wait_for(lambda: first(viewer.messages(channel, with_ephemeral=False), wanted))
+    return found
 
 
 async def test_tournament_from_the_buttons(discord_env: DiscordEnv, tmp_path: Path) -> None:
@@ -29,10 +57,10 @@ async def test_tournament_from_the_buttons(discord_env: DiscordEnv, tmp_path: Pa
         await bot.kill()
         await bot.restart()
         paused = await admin.click(message, "Pause / Resume")
-        assert plain(paused.message.content) == \
-            "The tournament is paused; the tables of this round play on."  # type: ignore[union-attr]
+        assert text(paused) == \
+            "The tournament is paused; the tables of this round play on."
         resumed = await admin.click(message, "Pause / Resume")
-        assert plain(resumed.message.content) == "The tournament goes on."  # type: ignore[union-attr]
+        assert text(resumed) == "The tournament goes on."
         assert len(env.threads_started) == 2
         assert "Traceback" not in bot.output, bot.output[-4000:]
     finally:
@@ -48,30 +76,30 @@ async def run_tournament(env: DiscordEnv, channel: Any, admin: Person, people: d
     created = await admin.slash("baloot", "tournament", "create", channel=channel, title="Ramadan Cup",
                                 rounds=2, turn_time=600)
     assert created.response_type == 4 and not created.ephemeral, created.rejected
-    message: Message = created.message
-    assert message is not None and message.embeds[0]["title"] == "🏆 Ramadan Cup"
+    message = msg(created)
+    assert message.embeds[0]["title"] == "🏆 Ramadan Cup"
 
     # Alice registers a team with Bob: Discord's user select, then Bob confirms in the channel.
     pick = await people["alice"].click(message, "Register a team")
     assert pick.ephemeral and pick.message is not None
-    chosen = await people["alice"].select_users(pick.message, pick.message.components[0]["components"][0]["custom_id"],
+    chosen = await people["alice"].select_users(msg(pick), select_id_of(pick),
                                                 [people["bob"]])
-    assert plain(chosen.message.content) == "Registered. Your partner must confirm."  # type: ignore[union-attr]
-    ask = await env.wait_for(lambda: next((m for m in admin.messages(channel) if "Confirm?" in m.content), None))
+    assert text(chosen) == "Registered. Your partner must confirm."
+    ask: Message = await env.wait_for(lambda: first(admin.messages(channel), lambda m: "Confirm?" in m.content))
     assert f"<@{people['bob'].id}>" in ask.content
     # Only Bob can confirm; Carol pressing it is refused.
     assert refused(await people["carol"].click(ask, "Confirm")) == "No team is waiting for you to confirm it."
     confirmed = await people["bob"].click(ask, "Confirm")
-    assert plain(confirmed.message.content) == "Your team is confirmed."  # type: ignore[union-attr]
+    assert text(confirmed) == "Your team is confirmed."
 
     # Refusals, private, nothing changed: twice, a partner already registered, a partner not in the server.
     assert refused(await people["alice"].click(message, "Register alone")) == \
         "You are already registered in this tournament."
     pick = await people["carol"].click(message, "Register a team")
-    select_id = pick.message.components[0]["components"][0]["custom_id"]  # type: ignore[union-attr]
-    assert refused(await people["carol"].select_users(pick.message, select_id, [people["bob"]])) == \
+    select_id = select_id_of(pick)
+    assert refused(await people["carol"].select_users(msg(pick), select_id, [people["bob"]])) == \
         "bob is already registered in this tournament."
-    assert refused(await people["carol"].select_users(pick.message, select_id, [outsider])) == \
+    assert refused(await people["carol"].select_users(msg(pick), select_id, [outsider])) == \
         "Your partner is no longer in this server."
     # Starting: not by a player; not with one team.
     assert refused(await people["carol"].click(message, "Start")) == \
@@ -79,35 +107,37 @@ async def run_tournament(env: DiscordEnv, channel: Any, admin: Person, people: d
     assert refused(await admin.click(message, "Start")) == "At least 2 teams are needed to start; 1 registered."
     # In Arabic for Erin.
     alone = await people["erin"].click(message, "Register alone")
-    assert plain(alone.message.content).startswith("سُجّلت منفردًا")  # type: ignore[union-attr]
+    assert text(alone).startswith("سُجّلت منفردًا")
     assert plain(refused(await people["erin"].click(message, "Register alone"))) == "أنت مسجّل في هذه البطولة من قبل."
     await people["frank"].click(message, "Register alone")
     for a, b in (("carol", "dave"), ("gina", "hamad")):
         pick = await people[a].click(message, "Register a team")
-        await people[a].select_users(pick.message, pick.message.components[0]["components"][0]["custom_id"],  # type: ignore[union-attr]
+        await people[a].select_users(msg(pick), select_id_of(pick),
                                      [people[b]])
-        ask = await env.wait_for(lambda b=b: next((m for m in admin.messages(channel)
-                                                   if f"<@{people[b].id}>" in m.content and m.components), None))
+        wanted = f"<@{people[b].id}>"
+        ask = await find(env, admin, channel, asks(wanted))
         await people[b].click(ask, "Confirm")
     withdrawn = await people["gina"].click(message, "Withdraw")
-    assert plain(withdrawn.message.content) == "You have withdrawn."  # type: ignore[union-attr]
+    assert text(withdrawn) == "You have withdrawn."
 
     # The message lists the field by display names, edited live.
-    shown = await env.wait_for(lambda: (m := env.messages[message.id]).embeds and
-                               "carol & dave" in m.embeds[0]["fields"][0]["value"] and m)
+    def listed() -> Message | None:
+        current: Message = env.messages[message.id]
+        return current if current.embeds and "carol & dave" in current.embeds[0]["fields"][0]["value"] else None
+
+    shown = await env.wait_for(listed)
     field = shown.embeds[0]["fields"][0]["value"]
     assert "alice & bob" in field and "erin" in field and "gina" not in field
 
     # Start: three teams (alice & bob, carol & dave, erin & frank); each table in its own thread, pinged.
     started = await admin.click(message, "Start")
-    assert plain(started.message.content) == "The tournament has started."  # type: ignore[union-attr]
+    assert text(started) == "The tournament has started."
     await env.wait_for(lambda: len(env.threads_started) == 2 or None)
     pings = []
     for thread_id in env.threads_started:
         thread = env.channels[thread_id]
         assert thread.is_thread and thread.parent_id == channel.id
-        ping = await env.wait_for(lambda thread=thread: next(
-            (m for m in admin.messages(thread, with_ephemeral=False) if "round 1" in m.content), None))
+        ping = await find(env, admin, thread, lambda m: "round 1" in m.content)
         pings.append(ping.content)
     everyone = " ".join(pings)
     for name in ("alice", "bob", "carol", "dave", "erin", "frank"):

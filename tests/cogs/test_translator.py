@@ -15,11 +15,11 @@ from baloot.i18n.en import EN
 from cogs.translator import (
     COMMAND_TEXTS,
     QUALIFIED_NAMES,
-    _qualified,
     CatalogTranslator,
     LocalizedCommandTree,
     add_arabic_localizations,
     cmd_str,
+    qualified_key,
 )
 
 CONTEXT: TranslationContextTypes = TranslationContext(TranslationContextLocation.other, None)
@@ -45,7 +45,7 @@ def test_cmd_str_defaults_to_english() -> None:
 def test_english_command_texts_map_to_one_arabic_text_each() -> None:
     seen: dict[str, str] = {}
     for key, english in EN.items():
-        if key.startswith(("cmd.", "opt.", "choice.")) and not _qualified(key):
+        if key.startswith(("cmd.", "opt.", "choice.")) and not qualified_key(key):
             assert seen.setdefault(english, AR[key]) == AR[key], f"{english!r} is ambiguous"
     assert seen == COMMAND_TEXTS
 
@@ -101,7 +101,7 @@ async def test_localized_tree_uploads_arabic() -> None:
 def test_tournament_commands_have_their_own_arabic_names() -> None:
     """"create" is طاولة_جديدة at the top level but إنشاء under ``tournament`` (issue 30)."""
     assert QUALIFIED_NAMES[("tournament", "create")] == AR["cmd.tournament.create.name"]
-    payload = {"name": "baloot", "description": EN["cmd.baloot.desc"], "options": [
+    payload: dict[str, Any] = {"name": "baloot", "description": EN["cmd.baloot.desc"], "options": [
         {"name": "create", "description": EN["cmd.create.desc"], "type": 1},
         {"name": "tournament", "description": EN["cmd.tournament.desc"], "type": 2, "options": [
             {"name": "create", "description": EN["cmd.tournament.create.desc"], "type": 1}]}]}
