@@ -247,3 +247,28 @@ async def test_a_finished_table_does_not_wait_for_the_next_round_to_open(databas
         release.set()
         await tables.close()
         await storage.close()
+
+
+@pytest.mark.parametrize("rated", [True, False])
+async def test_a_rated_tournament_rates_its_matches_an_unrated_one_does_not(database: str | Path, rated: bool) -> None:
+    from baloot.stats import StatsRecorder
+
+    threads = Threads()
+    storage, tables, service, _ = await open_all(database, threads)
+    try:
+        row = await service.create(GUILD, LOBBY, ADMIN, "Friendly", rules={"target": 21}, turn_seconds=600,
+                                   rounds=1, rated=rated)
+        for i in (0, 2):
+            await service.register_team(row.id, PLAYERS[i], "x", PLAYERS[i + 1], "y")
+            await service.confirm(row.id, PLAYERS[i + 1])
+        await service.start(row.id, ADMIN)
+        await play_round(tables, service, row.id, 1, random.Random(2))
+        (spot,) = await service.store.tables(row.id, 1)
+        assert spot.table_id is not None
+        recorder = StatsRecorder(storage)
+        assert await recorder.record_match(spot.table_id)
+        ratings = await storage.db.fetch_all("SELECT user_id FROM player_ratings WHERE guild_id = ?", (GUILD,))
+        assert len(ratings) == (4 if rated else 0)
+    finally:
+        await tables.close()
+        await storage.close()
