@@ -192,7 +192,7 @@ class TournamentService:
                     await self.store.set_team_status(team.id, TeamStatus.WITHDRAWN,
                                                      [TeamStatus.PENDING, TeamStatus.ALONE])
             field = [t for t in await self.store.teams(tournament_id) if t.status == TeamStatus.ACTIVE]
-            pairings = self._first_round(row, field)
+            pairings = self._first_round(row, field, await self._ratings(row.guild_id, field))
             try:
                 await self.store.start_round(tournament_id, 1, round_seed(self.rng),
                                              [(p.table_no, p.first, p.second) for p in pairings], starting=True)
@@ -204,9 +204,22 @@ class TournamentService:
         assert started is not None
         return started
 
-    def _first_round(self, row: TournamentRow, field: Sequence[TeamRow]) -> list[Pairing]:
+    async def _ratings(self, guild_id: int, field: Sequence[TeamRow]) -> dict[int, float]:
+        """Each team's seed: its players' mean shown rating in this server (a player never rated counts 0)."""
+        users = [u for t in field for u in (t.player1, t.player2) if u is not None]
+        if not users:
+            return {}
+        marks = ", ".join("?" for _ in users)
+        rows = await self.storage.db.fetch_all(
+            f"SELECT user_id, rating FROM player_ratings WHERE guild_id = ? AND user_id IN ({marks})",
+            (guild_id, *users))
+        rating = {int(r[0]): float(r[1]) for r in rows}
+        return {t.id: sum(rating.get(u, 0.0) for u in (t.player1, t.player2) if u is not None) / 2 for t in field}
+
+    def _first_round(self, row: TournamentRow, field: Sequence[TeamRow], seeds: dict[int, float]) -> list[Pairing]:
+        """Knockout: seeded by rating (ties: registration order), the byes to the top seeds."""
         if row.format == "knockout":
-            return knockout_first_round([t.id for t in sorted(field, key=lambda t: (-t.seed, t.id))])
+            return knockout_first_round([t.id for t in sorted(field, key=lambda t: (-seeds.get(t.id, t.seed), t.id))])
         return swiss_pairings([t.id for t in field], {}, set(), set())
 
     async def _open_tables(self, tournament_id: int, round_no: int) -> None:

@@ -272,3 +272,28 @@ async def test_a_rated_tournament_rates_its_matches_an_unrated_one_does_not(data
     finally:
         await tables.close()
         await storage.close()
+
+
+async def test_knockout_is_seeded_by_rating(database: str | Path) -> None:
+    """The best-rated team is the top seed and has the bye, though it registered last (it was seeded by
+    registration order before: the rows' seed was never filled)."""
+    threads = Threads()
+    storage, tables, service, _ = await open_all(database, threads)
+    try:
+        row = await service.create(GUILD, LOBBY, ADMIN, "KO", format="knockout", rules={"target": 21},
+                                   turn_seconds=600)
+        for i in range(0, 6, 2):
+            await service.register_team(row.id, PLAYERS[i], "x", PLAYERS[i + 1], "y")
+            await service.confirm(row.id, PLAYERS[i + 1])
+        async with storage.db.transaction() as db:
+            for user, rating in ((PLAYERS[4], 1500.0), (PLAYERS[5], 1400.0), (PLAYERS[0], 900.0)):
+                await db.execute("""INSERT INTO player_ratings (guild_id, user_id, mu, sigma, rating, rated_matches,
+                                    updated_at) VALUES (?, ?, 25, 8, ?, 3, 0)""", (GUILD, user, rating))
+        await service.start(row.id, ADMIN)
+        teams = {t.player1: t.id for t in await service.store.teams(row.id)}
+        spots = await service.store.tables(row.id, 1)
+        bye = next(s for s in spots if s.second_team == 0)
+        assert bye.first_team == teams[PLAYERS[4]]
+    finally:
+        await tables.close()
+        await storage.close()
