@@ -77,7 +77,8 @@ SUBGROUPS: Final = ("tournament",)
 is "create" like ``cmd.create.name``, but not the same Arabic): :data:`QUALIFIED_NAMES`."""
 
 
-def _qualified(key: str) -> bool:
+def qualified_key(key: str) -> bool:
+    """Whether ``key`` names a command of a sub-group (its Arabic is looked up with the sub-group's name)."""
     return any(key.startswith(f"cmd.{group}.") and key.endswith(".name") and key != f"cmd.{group}.name"
                for group in SUBGROUPS)
 
@@ -85,7 +86,7 @@ def _qualified(key: str) -> bool:
 def _english_to_arabic() -> dict[str, str]:
     table: dict[str, str] = {}
     for key, english in EN.items():
-        if key.startswith(_COMMAND_PREFIXES) and not _qualified(key):
+        if key.startswith(_COMMAND_PREFIXES) and not qualified_key(key):
             table.setdefault(english, AR[key])
     return table
 
@@ -93,7 +94,7 @@ def _english_to_arabic() -> dict[str, str]:
 COMMAND_TEXTS: Final = _english_to_arabic()
 """English command, option and choice texts to their Arabic (a test checks it is unambiguous)."""
 QUALIFIED_NAMES: Final = {(EN[f"cmd.{key.split('.')[1]}.name"], english): AR[key]
-                          for key, english in EN.items() if _qualified(key)}
+                          for key, english in EN.items() if qualified_key(key)}
 """(sub-group's English name, command's English name) to the command's Arabic name."""
 
 

@@ -91,6 +91,6 @@ AR_TOURNAMENTS: Final[dict[str, str]] = {
     "tournament.round_posted": "**{tournament}**: انتهى الدور {round}.",
     "tournament.finished_posted": "انتهت **{tournament}**: فاز {winner}!",
     "tournament.none": "لم تُقم أي بطولة في هذا السيرفر بعد.",
-    "tournament.create_denied": "إنشاء البطولة لمشرفي السيرفر أو لرتبة المنظّم فقط.",
+    "tournament.create_denied": "إنشاء البطولة لمشرفي السيرفر فقط.",
     "tournament.unsupported_deals": "الأدوار بعدد ثابت من الجولات غير مدعومة بعد؛ اترك الجولات ٠.",
 }

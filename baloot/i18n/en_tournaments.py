@@ -95,6 +95,6 @@ EN_TOURNAMENTS: Final[dict[str, str]] = {
     "tournament.round_posted": "**{tournament}**: round {round} is over.",
     "tournament.finished_posted": "**{tournament}** is over: {winner} won!",
     "tournament.none": "No tournament has been run in this server yet.",
-    "tournament.create_denied": "Only a server admin or the organiser role can create a tournament.",
+    "tournament.create_denied": "Only a server admin can create a tournament.",
     "tournament.unsupported_deals": "Rounds of a fixed number of deals are not supported yet; leave deals at 0.",
 }
