@@ -187,8 +187,10 @@ class TournamentCog(commands.Cog):
                 log.warning("could not edit the message of tournament %s", row.id, exc_info=True)
         locale = language_of(row)
         if update.kind == "round" and update.round_no > 1:
-            pairings = [Pairing(s.table_no, s.first_team, s.second_team if s.second_team != BYE else BOT_TEAM
-                                if row.bots_allowed else BYE) for s in update.tables]
+            bots = row.bots_allowed and row.format == "swiss"  # a knockout bye is never played
+            pairings = [Pairing(s.table_no, s.first_team,
+                                s.second_team if s.second_team != BYE else (BOT_TEAM if bots else BYE))
+                        for s in update.tables]
             text = t("tournament.round_posted", locale, tournament=row.name, round=update.round_no - 1)
             await channel.send(text, file=picture_file(self.service, update, pairings), allowed_mentions=NO_PINGS)
         elif update.kind == "finished":
