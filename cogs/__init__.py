@@ -11,5 +11,5 @@ from __future__ import annotations
 
 from typing import Final
 
-EXTENSIONS: Final = ("cogs.commands", "cogs.stats")
+EXTENSIONS: Final = ("cogs.commands", "cogs.stats", "cogs.tournaments")
 """Extensions ``bot.py`` loads in ``setup_hook`` (each failure is logged, not fatal)."""

@@ -38,6 +38,7 @@ from baloot.render import (
 )
 from baloot.render.custom_ids import QUICK_ID_TEMPLATE
 from baloot.render.stats import BOARD_ID_TEMPLATE
+from baloot.render.tournament_ids import TOURNAMENT_ID_TEMPLATE
 from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableError, TableRestarting
 from baloot.tables.quick import is_quick
 
@@ -358,7 +359,7 @@ path, is taken by :func:`on_press` instead (no ``View`` rebuilt from its message
 _ACTION: Final = re.compile(ACTION_ID_TEMPLATE)
 _OURS: Final = tuple(re.compile(template) for template in
                      (ACTION_ID_TEMPLATE, TABLE_ID_TEMPLATE, LOBBY_ID_TEMPLATE, RESULT_ID_TEMPLATE, BOARD_ID_TEMPLATE,
-                      REVIEW_ID_TEMPLATE, QUICK_ID_TEMPLATE))
+                      REVIEW_ID_TEMPLATE, QUICK_ID_TEMPLATE, TOURNAMENT_ID_TEMPLATE))
 """Every button id of this bot, matched whole as discord.py matches a ``DynamicItem``'s template."""
 
 

@@ -72,19 +72,33 @@ class CatalogTranslator(Translator):
         return t(key, ARABIC)
 
 
+SUBGROUPS: Final = ("tournament",)
+"""Sub-groups of ``/baloot`` whose commands' names are read with the sub-group's (``cmd.tournament.create.name``
+is "create" like ``cmd.create.name``, but not the same Arabic): :data:`QUALIFIED_NAMES`."""
+
+
+def qualified_key(key: str) -> bool:
+    """Whether ``key`` names a command of a sub-group (its Arabic is looked up with the sub-group's name)."""
+    return any(key.startswith(f"cmd.{group}.") and key.endswith(".name") and key != f"cmd.{group}.name"
+               for group in SUBGROUPS)
+
+
 def _english_to_arabic() -> dict[str, str]:
     table: dict[str, str] = {}
     for key, english in EN.items():
-        if key.startswith(_COMMAND_PREFIXES):
+        if key.startswith(_COMMAND_PREFIXES) and not qualified_key(key):
             table.setdefault(english, AR[key])
     return table
 
 
 COMMAND_TEXTS: Final = _english_to_arabic()
 """English command, option and choice texts to their Arabic (a test checks it is unambiguous)."""
+QUALIFIED_NAMES: Final = {(EN[f"cmd.{key.split('.')[1]}.name"], english): AR[key]
+                          for key, english in EN.items() if qualified_key(key)}
+"""(sub-group's English name, command's English name) to the command's Arabic name."""
 
 
-def add_arabic_localizations(payload: dict[str, Any]) -> dict[str, Any]:
+def add_arabic_localizations(payload: dict[str, Any], parent: str | None = None) -> dict[str, Any]:
     """Fill ``name_localizations["ar"]`` and ``description_localizations["ar"]`` of a
     command payload (Discord's JSON, options and choices included) from the catalog.
 
@@ -92,12 +106,14 @@ def add_arabic_localizations(payload: dict[str, Any]) -> dict[str, Any]:
     """
     for field in ("name", "description"):
         arabic = COMMAND_TEXTS.get(payload.get(field, ""))
+        if field == "name" and parent is not None:
+            arabic = QUALIFIED_NAMES.get((parent, payload.get("name", "")), arabic)
         if arabic is not None:
             localizations = payload.get(f"{field}_localizations") or {}
             localizations[ARABIC] = arabic
             payload[f"{field}_localizations"] = localizations
     for option in payload.get("options") or ():
-        add_arabic_localizations(option)
+        add_arabic_localizations(option, payload.get("name"))
     for choice in payload.get("choices") or ():
         add_arabic_localizations(choice)
     return payload

@@ -3,8 +3,9 @@
     python scripts/sim_tournaments.py [--tournaments 20] [--teams 16] [--boards 4] [--seed 1]
 
 Each team is the rule-based ``normal`` AI that, at each decision, plays a uniformly random legal
-action instead with its own probability ``noise``: team ``i`` of ``n`` has noise ``i / (n - 1)``,
-so team 0 is the strongest and the true order is known and strict. A tournament is ⌈log2(n)⌉
+action instead with its own probability ``noise``: team ``i`` (0-based) of ``n`` has noise
+``max_noise * i / (n - 1)`` (``--max-noise``, default 1), so team 0 is the strongest and the true order is
+known and strict (before, teams n-1 and n both played at random: a tie in the "true" order). A tournament is ⌈log2(n)⌉
 Swiss rounds (``baloot.tournaments.swiss_pairings``), each round ``--boards`` deals at each table,
 the round won by the higher total (R7 hand scores; a Gahwa won counts the match target).
 
@@ -59,6 +60,7 @@ from baloot.tournaments import (
     swiss_round_count,
     team_seats,
 )
+from baloot.tournaments.strength import duplicate_rating
 
 
 class NoisyPlayer:
@@ -83,16 +85,19 @@ def play_hand(deck: list[Card], dealer: int, seats: list[Player], rng: random.Ra
     return hand
 
 
-def play_tournament(n: int, boards: int, seed: int, duplicate: bool) -> tuple[float, float]:
-    """One Swiss tournament; (τ of the standings, τ of the matchpoint ranking) against the true order."""
+def play_tournament(n: int, boards: int, seed: int, duplicate: bool, max_noise: float = 1.0
+                    ) -> tuple[float, float, float]:
+    """One Swiss tournament; τ against the true order of (the standings, the matchpoint ranking, the
+    rating of :mod:`baloot.tournaments.strength` — on par deviations when duplicated, raw results if not)."""
     rules = Rules()
-    players = {t: NoisyPlayer(t / (n - 1)) for t in range(1, n + 1)}  # team 1 strongest
+    players = {t: NoisyPlayer(max_noise * (t - 1) / (n - 1)) for t in range(1, n + 1)}  # team 1 strongest
     teams = list(players)
     rng = random.Random(seed)
     play_rng = random.Random(seed + 1)
     outcomes: list[RoundOutcome] = []
     deals: list[DealResult] = []
     met: set[frozenset[int]] = set()
+    opponents: dict[tuple[int, int], int] = {}
     had_bye: set[int] = set()
     order = random.Random(seed + 2).sample(teams, n)  # registration order: no hint of strength
     lines = standings(order, outcomes, {})
@@ -106,6 +111,7 @@ def play_tournament(n: int, boards: int, seed: int, duplicate: bool) -> tuple[fl
                 outcomes.append(RoundOutcome(round_no, table.first, BYE, 1.0, 0.0))
                 continue
             met.add(frozenset((table.first, table.second)))
+            opponents[(round_no, table.first)], opponents[(round_no, table.second)] = table.second, table.first
             side_first, _ = team_seats(table.table_no)
             seats: list[Player] = [players[table.first] if s % 2 == side_first else players[table.second]
                                    for s in range(4)]
@@ -131,10 +137,12 @@ def play_tournament(n: int, boards: int, seed: int, duplicate: bool) -> tuple[fl
     mp = matchpoints(deals)
     by_mp = {t: mp[t][0] / mp[t][1] if mp.get(t, (0, 0))[1] else 0.5 for t in teams}
     tau_mp = kendalltau([truth[t] for t in teams], [by_mp[t] for t in teams]).statistic
-    return float(tau_standings), float(tau_mp)
+    rating = duplicate_rating(teams, deals, opponents, duplicated=duplicate)
+    tau_rating = kendalltau([truth[t] for t in teams], [rating[t] for t in teams]).statistic
+    return float(tau_standings), float(tau_mp), float(tau_rating)
 
 
-def run(args: tuple[int, int, int, bool]) -> tuple[float, float]:
+def run(args: tuple[int, int, int, bool, float]) -> tuple[float, float, float]:
     return play_tournament(*args)
 
 
@@ -145,9 +153,11 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--max-noise", type=float, default=1.0,
+                        help="the weakest team's noise (team i of n: max_noise * i / (n - 1))")
     args = parser.parse_args()
     start = time.perf_counter()
-    jobs = [(args.teams, args.boards, args.seed * 1000 + k, dup) for k in range(args.tournaments)
+    jobs = [(args.teams, args.boards, args.seed * 1000 + k, dup, args.max_noise) for k in range(args.tournaments)
             for dup in (True, False)]
     with ProcessPoolExecutor(args.workers) as pool:
         results = list(pool.map(run, jobs))
@@ -160,10 +170,12 @@ def main() -> None:
         return f"{label:<34} τ mean {mean:5.3f}  sd {sd:5.3f}  (±{1.96 * sd / math.sqrt(len(taus)):.3f} 95 %)"
 
     print(f"{args.tournaments} tournaments × 2, {args.teams} teams, {swiss_round_count(args.teams)} Swiss rounds, "
-          f"{args.boards} deals a round; {time.perf_counter() - start:.0f} s")
+          f"{args.boards} deals a round, noise 0..{args.max_noise:g}; {time.perf_counter() - start:.0f} s")
     print(line("duplicate deals, standings", [d[0] for d in dup]))
     print(line("duplicate deals, matchpoints alone", [d[1] for d in dup]))
+    print(line("duplicate deals, duplicate rating", [d[2] for d in dup]))
     print(line("random deals, standings", [r[0] for r in rnd]))
+    print(line("random deals, rating on raw results", [r[2] for r in rnd]))
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from ..storage.quick import QUICK_GUILD_ID
 from ..storage.rows import ResultSeat
 from ..storage.stats_queries import StatsQueries
 from ..storage.stats_rows import RatingChange, RatingRow, Tally
+from ..storage.tournaments import TournamentStore
 from ..tables.events import MatchFinished, TableEnded, TableEvent
 from .facts import MatchFacts, abandon_tally, match_facts, seat_tally, server_tally
 from .periods import period_keys
@@ -100,6 +101,15 @@ class StatsRecorder:
         if isinstance(event, MatchFinished | TableEnded):
             await self.record_match(event.table_id)
 
+    async def tournament_rated(self, table_id: int) -> bool:
+        """False for a table of a tournament created unrated; True for any other table."""
+        store = TournamentStore(self.storage.db, self.storage.clock)
+        spot = await store.table_by_id(table_id)
+        if spot is None:
+            return True
+        row = await store.tournament(spot.tournament_id)
+        return row is None or row.rated
+
     async def record_match(self, table_id: int) -> bool:
         """Record a stored result; False if there is none or it was already recorded."""
         result = await self.storage.result(table_id)
@@ -129,6 +139,8 @@ class StatsRecorder:
         opted = [(await self.storage.guild_settings(g)).ai_rated for g in guilds]
         rated = counted and bool(people) and (not result.has_bots or (bool(opted) and all(opted)))
         when = result.finished_at
+        if rated and not await self.tournament_rated(result.table_id):  # a tournament played unrated
+            rated = False
         periods = period_keys(when)
         async with self.storage.db.transaction() as db:
             if await writes.is_recorded(db, result.table_id):

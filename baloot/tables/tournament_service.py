@@ -8,7 +8,8 @@ closed, the standings computed (:func:`baloot.tournaments.standings`) and the ne
 opened — or the tournament finished. :meth:`resume` after a restart opens the tables a crash left
 unopened and records results a crash left unrecorded, so nothing is lost or done twice.
 
-A bye is a round won; when bots may fill the field, a bye team plays a bot team instead. Concurrent
+A bye is a round won; in a Swiss tournament that lets bots fill the field a bye team plays a bot
+team instead (a knockout bye is never played: the top seed's free pass). Concurrent
 presses are safe: one lock per tournament in this process, and the database's keys across processes
 (one row per registered player, one row per round).
 """
@@ -47,6 +48,9 @@ from .info import SeatInfo
 from .service import TableService
 from .tournament_errors import TournamentRefusal
 
+__all__ = ["BOT_TEAM", "TeamRow", "TeamStatus", "TournamentRow", "TournamentService", "TournamentStatus",
+           "TournamentUpdate"]  # the rows, for the Discord layer (which does not import the storage layer)
+
 log = logging.getLogger("baloot.tournaments")
 
 MIN_TEAMS = 2
@@ -81,6 +85,7 @@ class TournamentService:
         self.bot_level = bot_level
         self.listeners: list[Callable[[TournamentUpdate], Awaitable[None]]] = []
         self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         tables.add_listener(self._on_table_event)
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
@@ -187,7 +192,7 @@ class TournamentService:
                     await self.store.set_team_status(team.id, TeamStatus.WITHDRAWN,
                                                      [TeamStatus.PENDING, TeamStatus.ALONE])
             field = [t for t in await self.store.teams(tournament_id) if t.status == TeamStatus.ACTIVE]
-            pairings = self._first_round(row, field)
+            pairings = self._first_round(row, field, await self._ratings(row.guild_id, field))
             try:
                 await self.store.start_round(tournament_id, 1, round_seed(self.rng),
                                              [(p.table_no, p.first, p.second) for p in pairings], starting=True)
@@ -199,9 +204,22 @@ class TournamentService:
         assert started is not None
         return started
 
-    def _first_round(self, row: TournamentRow, field: Sequence[TeamRow]) -> list[Pairing]:
+    async def _ratings(self, guild_id: int, field: Sequence[TeamRow]) -> dict[int, float]:
+        """Each team's seed: its players' mean shown rating in this server (a player never rated counts 0)."""
+        users = [u for t in field for u in (t.player1, t.player2) if u is not None]
+        if not users:
+            return {}
+        marks = ", ".join("?" for _ in users)
+        rows = await self.storage.db.fetch_all(
+            f"SELECT user_id, rating FROM player_ratings WHERE guild_id = ? AND user_id IN ({marks})",
+            (guild_id, *users))
+        rating = {int(r[0]): float(r[1]) for r in rows}
+        return {t.id: sum(rating.get(u, 0.0) for u in (t.player1, t.player2) if u is not None) / 2 for t in field}
+
+    def _first_round(self, row: TournamentRow, field: Sequence[TeamRow], seeds: dict[int, float]) -> list[Pairing]:
+        """Knockout: seeded by rating (ties: registration order), the byes to the top seeds."""
         if row.format == "knockout":
-            return knockout_first_round([t.id for t in sorted(field, key=lambda t: (-t.seed, t.id))])
+            return knockout_first_round([t.id for t in sorted(field, key=lambda t: (-seeds.get(t.id, t.seed), t.id))])
         return swiss_pairings([t.id for t in field], {}, set(), set())
 
     async def _open_tables(self, tournament_id: int, round_no: int) -> None:
@@ -213,7 +231,9 @@ class TournamentService:
         for table in await self.store.tables(tournament_id, round_no):
             if table.table_id is not None or table.first_points is not None:
                 continue
-            if table.second_team == BYE and not row.bots_allowed:
+            if table.second_team == BYE and (not row.bots_allowed or row.format == "knockout"):
+                # a knockout bye is the top seed's free pass, never played: a bye team that lost to bots
+                # would otherwise advance all the same (knockout_next_round passes a bye's team on)
                 await self.store.set_result(tournament_id, round_no, table.table_no, (1.0, 0.0), (0, 0), ())
                 continue
             pairing = Pairing(table.table_no, table.first_team, table.second_team)
@@ -239,10 +259,26 @@ class TournamentService:
         return seats
 
     async def _on_table_event(self, event: TableEvent) -> None:
+        """A finished match is recorded in a task of its own: the finished table's emit (its last view, the
+        other tables' listeners) never waits for the next round's tables to open. A crash before the task
+        stored the result is caught up by :meth:`resume`."""
         if isinstance(event, MatchFinished):
-            spot = await self.store.table_by_id(event.table_id)
+            task = asyncio.create_task(self._record_table(event.table_id), name=f"tournament-table-{event.table_id}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _record_table(self, table_id: int) -> None:
+        try:
+            spot = await self.store.table_by_id(table_id)
             if spot is not None:
                 await self._record(spot)
+        except Exception:
+            log.exception("could not record the tournament result of table %s", table_id)
+
+    async def settled(self) -> None:
+        """Wait for the results being recorded (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def _record(self, spot: TournamentTableRow) -> None:
         """Store a finished table's result and deal results; advance the round when it was the last."""

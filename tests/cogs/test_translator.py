@@ -14,10 +14,12 @@ from baloot.i18n.ar import AR
 from baloot.i18n.en import EN
 from cogs.translator import (
     COMMAND_TEXTS,
+    QUALIFIED_NAMES,
     CatalogTranslator,
     LocalizedCommandTree,
     add_arabic_localizations,
     cmd_str,
+    qualified_key,
 )
 
 CONTEXT: TranslationContextTypes = TranslationContext(TranslationContextLocation.other, None)
@@ -43,7 +45,7 @@ def test_cmd_str_defaults_to_english() -> None:
 def test_english_command_texts_map_to_one_arabic_text_each() -> None:
     seen: dict[str, str] = {}
     for key, english in EN.items():
-        if key.startswith(("cmd.", "opt.", "choice.")):
+        if key.startswith(("cmd.", "opt.", "choice.")) and not qualified_key(key):
             assert seen.setdefault(english, AR[key]) == AR[key], f"{english!r} is ambiguous"
     assert seen == COMMAND_TEXTS
 
@@ -94,3 +96,17 @@ async def test_localized_tree_uploads_arabic() -> None:
     assert [c.name for c in synced] == ["baloot"]
     assert sent[0]["name_localizations"] == {"ar": "بلوت"}
     assert sent[0]["options"][0]["name_localizations"]["ar"] == "انضمام"
+
+
+def test_tournament_commands_have_their_own_arabic_names() -> None:
+    """"create" is طاولة_جديدة at the top level but إنشاء under ``tournament``."""
+    assert QUALIFIED_NAMES[("tournament", "create")] == AR["cmd.tournament.create.name"]
+    payload: dict[str, Any] = {"name": "baloot", "description": EN["cmd.baloot.desc"], "options": [
+        {"name": "create", "description": EN["cmd.create.desc"], "type": 1},
+        {"name": "tournament", "description": EN["cmd.tournament.desc"], "type": 2, "options": [
+            {"name": "create", "description": EN["cmd.tournament.create.desc"], "type": 1}]}]}
+    add_arabic_localizations(payload)
+    top, group = payload["options"]
+    assert top["name_localizations"]["ar"] == AR["cmd.create.name"]
+    assert group["name_localizations"]["ar"] == AR["cmd.tournament.name"]
+    assert group["options"][0]["name_localizations"]["ar"] == AR["cmd.tournament.create.name"]

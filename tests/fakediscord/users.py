@@ -235,6 +235,24 @@ class Person:
         data = {"custom_id": comp["custom_id"], "component_type": 3, "values": values}
         return await self._interact(3, self.server.channel_of(message), data, message, timeout)
 
+    async def select_users(
+        self, message: Message, select: str, users: list[Person], *, timeout: float = DEFAULT_TIMEOUT
+    ) -> InteractionResult:
+        """Choose ``users`` in a user select (component type 5, by custom_id or placeholder); the
+        interaction carries them resolved (users, and members of the channel's guild) as Discord does."""
+        comp = self._component(message, select)
+        if comp.get("type") != 5:
+            raise ValueError(f"{select!r} is not a user select")
+        low, high = comp.get("min_values", 1), comp.get("max_values", 1)
+        if not low <= len(users) <= high:
+            raise ValueError(f"choose between {low} and {high} users")
+        channel = self.server.channel_of(message)
+        guild = self.server.guilds.get(channel.guild_id or 0)
+        resolved: JSON = {}
+        values = [str(_option_value({"type": 6, "name": "user"}, user, resolved, self.server, guild)) for user in users]
+        data = {"custom_id": comp["custom_id"], "component_type": 5, "values": values, "resolved": resolved}
+        return await self._interact(3, channel, data, message, timeout)
+
     async def submit_modal(
         self, opened: InteractionResult, values: dict[str, str], *, timeout: float = DEFAULT_TIMEOUT
     ) -> InteractionResult:

@@ -68,6 +68,7 @@ async def play_round(tables: TableService, service: TournamentService, tid: int,
                 return
             spots = [s for s in await service.store.tables(tid, round_no) if s.first_points is None]
             if not spots:
+                await service.settled()  # results are recorded in tasks of their own: the next round opened
                 return
             for spot in spots:
                 assert spot.table_id is not None
@@ -196,11 +197,103 @@ async def test_knockout_byes_and_bot_team(database: str | Path) -> None:
         await service.start(row.id, ADMIN)
         spots = await service.store.tables(row.id, 1)
         assert [s.second_team for s in spots].count(0) == 1
+        # the bye is the top seed's free pass, not a table against bots: a bye team that lost to the bots
+        # advanced all the same before (knockout_next_round passes a bye's team on)
+        assert threads.opened == [(1, 1)]
+        bye = next(s for s in spots if s.second_team == 0)
+        assert (bye.first_points, bye.second_points) == (1.0, 0.0)
         rng = random.Random(5)
         await play_round(tables, service, row.id, 1, rng)
         await play_round(tables, service, row.id, 2, rng)
         final = await service.store.tournament(row.id)
         assert final is not None and final.status == TournamentStatus.FINISHED and final.winner_team
+    finally:
+        await tables.close()
+        await storage.close()
+
+
+async def test_a_finished_table_does_not_wait_for_the_next_round_to_open(database: str | Path) -> None:
+    """The MatchFinished listener records in a task: the last press of a round returns while the next
+    round's threads are still being opened (it waited for them before, inside the table's emit)."""
+    release = asyncio.Event()
+
+    class SlowThreads(Threads):
+        async def __call__(self, row: object, round_no: int, pairing: Pairing) -> int:
+            if round_no > 1:
+                await release.wait()
+            return await super().__call__(row, round_no, pairing)
+
+    threads = SlowThreads()
+    storage, tables, service, _ = await open_all(database, threads)
+    try:
+        row = await service.create(GUILD, LOBBY, ADMIN, "Quick", rules={"target": 21}, turn_seconds=600, rounds=2)
+        for i in (0, 2):
+            await service.register_team(row.id, PLAYERS[i], "x", PLAYERS[i + 1], "y")
+            await service.confirm(row.id, PLAYERS[i + 1])
+        await service.start(row.id, ADMIN)
+        (spot,) = await service.store.tables(row.id, 1)
+        assert spot.table_id is not None
+        rng = random.Random(11)
+        async with asyncio.timeout(60):
+            while True:
+                result = await play_one(tables, spot.table_id, rng)
+                if result.match_finished:
+                    break
+        assert threads.opened == [(1, 0)]  # round 2 is waiting for its thread, the press returned
+        release.set()
+        await service.settled()
+        assert threads.opened == [(1, 0), (2, 0)]
+    finally:
+        release.set()
+        await tables.close()
+        await storage.close()
+
+
+@pytest.mark.parametrize("rated", [True, False])
+async def test_a_rated_tournament_rates_its_matches_an_unrated_one_does_not(database: str | Path, rated: bool) -> None:
+    from baloot.stats import StatsRecorder
+
+    threads = Threads()
+    storage, tables, service, _ = await open_all(database, threads)
+    try:
+        row = await service.create(GUILD, LOBBY, ADMIN, "Friendly", rules={"target": 21}, turn_seconds=600,
+                                   rounds=1, rated=rated)
+        for i in (0, 2):
+            await service.register_team(row.id, PLAYERS[i], "x", PLAYERS[i + 1], "y")
+            await service.confirm(row.id, PLAYERS[i + 1])
+        await service.start(row.id, ADMIN)
+        await play_round(tables, service, row.id, 1, random.Random(2))
+        (spot,) = await service.store.tables(row.id, 1)
+        assert spot.table_id is not None
+        recorder = StatsRecorder(storage)
+        assert await recorder.record_match(spot.table_id)
+        ratings = await storage.db.fetch_all("SELECT user_id FROM player_ratings WHERE guild_id = ?", (GUILD,))
+        assert len(ratings) == (4 if rated else 0)
+    finally:
+        await tables.close()
+        await storage.close()
+
+
+async def test_knockout_is_seeded_by_rating(database: str | Path) -> None:
+    """The best-rated team is the top seed and has the bye, though it registered last (it was seeded by
+    registration order before: the rows' seed was never filled)."""
+    threads = Threads()
+    storage, tables, service, _ = await open_all(database, threads)
+    try:
+        row = await service.create(GUILD, LOBBY, ADMIN, "KO", format="knockout", rules={"target": 21},
+                                   turn_seconds=600)
+        for i in range(0, 6, 2):
+            await service.register_team(row.id, PLAYERS[i], "x", PLAYERS[i + 1], "y")
+            await service.confirm(row.id, PLAYERS[i + 1])
+        async with storage.db.transaction() as db:
+            for user, rating in ((PLAYERS[4], 1500.0), (PLAYERS[5], 1400.0), (PLAYERS[0], 900.0)):
+                await db.execute("""INSERT INTO player_ratings (guild_id, user_id, mu, sigma, rating, rated_matches,
+                                    updated_at) VALUES (?, ?, 25, 8, ?, 3, 0)""", (GUILD, user, rating))
+        await service.start(row.id, ADMIN)
+        teams = {t.player1: t.id for t in await service.store.teams(row.id)}
+        spots = await service.store.tables(row.id, 1)
+        bye = next(s for s in spots if s.second_team == 0)
+        assert bye.first_team == teams[PLAYERS[4]]
     finally:
         await tables.close()
         await storage.close()
