@@ -7,6 +7,7 @@ import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw, ImageFont
@@ -127,7 +128,7 @@ def test_the_progress_line() -> None:
 def test_the_match_accuracy_line_goes_under_the_last_message_in_its_language(locale: str) -> None:
     names = ("Ali", "عمر", "Sara", "")
     line = match_accuracy_line(names, [91.24, 64.0, 88.5, 70.31], locale)
-    payload = {"content": "", "embeds": [{"title": "Hand 3 — Sun", "description": "x" * DESCRIPTION}],
+    payload: dict[str, Any] = {"content": "", "embeds": [{"title": "Hand 3 — Sun", "description": "x" * DESCRIPTION}],
                "components": [{"type": 1, "components": [{"type": 2, "style": 2, "label": "Details",
                                                           "custom_id": "bl:1:result:2"}]}]}
     shown = with_match_accuracy(payload, line, locale)
