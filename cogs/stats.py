@@ -41,8 +41,6 @@ from baloot.render.stats import (
 )
 from baloot.stats import BoardSort, Period, StatsRecorder, StatsService
 from baloot.stats.service import BadPage
-from baloot.storage import AverageAccuracy
-from baloot.storage.stats_rows import PlayerTotals
 from cogs.translator import cmd_str
 
 from .presentation.runtime import maybe_runtime, runtime_of
@@ -63,21 +61,6 @@ def stats_of(client: discord.Client) -> StatsService:
     if not isinstance(cog, StatsCog):
         raise RuntimeError("the statistics cog is not loaded")
     return cog.stats
-
-
-async def average_accuracy(client: discord.Client, user_id: int) -> AverageAccuracy | None:
-    """The player's average accuracy over their latest reviewed matches (issue 29), None where none is reviewed
-    or the bot offers no reviews."""
-    runtime = maybe_runtime(client)
-    if runtime is None or runtime.reviews is None:
-        return None
-    return await runtime.reviews.average_accuracy(user_id)
-
-
-async def card_figures(client: discord.Client, guild_id: int, user_id: int) -> tuple[PlayerTotals,
-                                                                                    AverageAccuracy | None]:
-    """What ``/baloot stats`` shows of a player: their figures in this server and their average accuracy."""
-    return await stats_of(client).player(guild_id, user_id), await average_accuracy(client, user_id)
 
 
 async def asker_language(interaction: discord.Interaction) -> str:
@@ -129,12 +112,19 @@ async def stats(interaction: discord.Interaction, player: discord.User | None = 
     """A player's card: rating, matches, hands, buying, Sun/Hokum, kaboots, doubles, best partner."""
     user_locale(interaction)
     user_id = check_id((player or interaction.user).id)
-    totals, accuracy = await in_time(interaction, card_figures(interaction.client, check_id(interaction.guild_id),
-                                                               user_id), ephemeral=False)
+    payload = await in_time(interaction, stats_card(interaction, user_id, player), ephemeral=False)
+    await reply(interaction, payload, ephemeral=False)
+
+
+async def stats_card(interaction: discord.Interaction, user_id: int, player: discord.User | None) -> Payload:
+    """A player's card: their figures in this server and their average accuracy over their latest reviewed
+    matches (issue 29; no line where none is reviewed or the bot offers no reviews)."""
+    totals = await stats_of(interaction.client).player(check_id(interaction.guild_id), user_id)
+    runtime = maybe_runtime(interaction.client)
+    accuracy = None if runtime is None or runtime.reviews is None else await runtime.reviews.average_accuracy(user_id)
     names = await known_names(interaction, [user_id, totals.best_partner.user_id if totals.best_partner else None],
                               player)
-    await reply(interaction, render_stats_card(totals, await asker_language(interaction), names, accuracy),
-                ephemeral=False)
+    return render_stats_card(totals, await asker_language(interaction), names, accuracy)
 
 
 @app_commands.command(name=cmd_str("cmd.history.name"), description=cmd_str("cmd.history.desc"))

@@ -20,7 +20,7 @@ import re
 import time
 from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import discord
 
@@ -46,7 +46,6 @@ from .shown import TableState
 if TYPE_CHECKING:
     from baloot.engine.summary import MatchSummary
     from baloot.render import RenderInfo
-    from baloot.storage.reviews import SeatAccuracy
     from baloot.tables import HandSnapshot
     from baloot.tables.info import TableInfo
 
@@ -101,6 +100,16 @@ def details_only(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     kept = [c for row in components for c in row.get("components", [])
             if any(p.fullmatch(c.get("custom_id", "")) for p in _KEPT_AFTER_CLOSE)]
     return [{"type": 1, "components": kept}] if kept else []
+
+
+class SeatAccuracy(Protocol):
+    """One seat's accuracy in a reviewed match, as the review service tells it (R1 seat 0-3, 0-100)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def accuracy(self) -> float: ...
 
 
 def seat_names(info: TableInfo) -> tuple[str, str, str, str]:
