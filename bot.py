@@ -146,6 +146,7 @@ class BalootClient(_Client):
         await runtime.languages.load_saved()
         runtime.pings.delay = settings.ping_delay_seconds
         service.add_listener(Presenter(runtime))
+        reviews.add_listener(runtime.channel.match_reviewed)  # the match's last message shows its accuracy
         service.add_queue_listener(runtime.queue)  # the quick-match queue's private messages
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self.tree)

@@ -43,7 +43,7 @@ from baloot.stats import BoardSort, Period, StatsRecorder, StatsService
 from baloot.stats.service import BadPage
 from cogs.translator import cmd_str
 
-from .presentation.runtime import runtime_of
+from .presentation.runtime import maybe_runtime, runtime_of
 from .replies import answered, check_choice, check_id, in_time, remember_name, reply, update, user_locale
 from .transport.payloads import message_args
 from .transport.wire import is_answered
@@ -112,11 +112,19 @@ async def stats(interaction: discord.Interaction, player: discord.User | None = 
     """A player's card: rating, matches, hands, buying, Sun/Hokum, kaboots, doubles, best partner."""
     user_locale(interaction)
     user_id = check_id((player or interaction.user).id)
-    totals = await in_time(interaction, stats_of(interaction.client).player(check_id(interaction.guild_id), user_id),
-                           ephemeral=False)
+    payload = await in_time(interaction, stats_card(interaction, user_id, player), ephemeral=False)
+    await reply(interaction, payload, ephemeral=False)
+
+
+async def stats_card(interaction: discord.Interaction, user_id: int, player: discord.User | None) -> Payload:
+    """A player's card: their figures in this server and their average accuracy over their latest reviewed
+    matches (issue 29; no line where none is reviewed or the bot offers no reviews)."""
+    totals = await stats_of(interaction.client).player(check_id(interaction.guild_id), user_id)
+    runtime = maybe_runtime(interaction.client)
+    accuracy = None if runtime is None or runtime.reviews is None else await runtime.reviews.average_accuracy(user_id)
     names = await known_names(interaction, [user_id, totals.best_partner.user_id if totals.best_partner else None],
                               player)
-    await reply(interaction, render_stats_card(totals, await asker_language(interaction), names), ephemeral=False)
+    return render_stats_card(totals, await asker_language(interaction), names, accuracy)
 
 
 @app_commands.command(name=cmd_str("cmd.history.name"), description=cmd_str("cmd.history.desc"))

@@ -41,7 +41,7 @@ AR_REVIEW: Final = {
     "review.step_none": "لا شيء لهذا اللاعب هنا.",
     "review.unit": "القيم: النقاط التي تضيفها اليد لفريق اللاعب ناقص نقاط الفريق الآخر (متوقعة).",
     "review.match_accuracy": "الدقة في هذه الصكة: {line}",
-    "stats.accuracy": "متوسط الدقة: **{accuracy}** في آخر {count} صكات رُوجعت",
+    "stats.accuracy": "متوسط الدقة: **{accuracy}** — الصكات المراجَعة الأخيرة: {matches}",
     "error.review_in_progress": "هذه اليد لم تنتهِ بعد: لا يُعرض شيء من يد جارية. حاول بعد انتهائها.",
     "error.review_not_at_table": "لا يراجع أيدي هذه الطاولة أثناء الصكة إلا لاعبوها.",
     "error.review_no_hand": "لا توجد هذه اليد في صكة من صكات هذا السيرفر.",

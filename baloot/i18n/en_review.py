@@ -41,7 +41,7 @@ EN_REVIEW: Final = {
     "review.step_none": "Nothing to show for this player here.",
     "review.unit": "Values: the points the hand adds to the player's team minus the other's (expected).",
     "review.match_accuracy": "Accuracy this match: {line}",
-    "stats.accuracy": "Average accuracy: **{accuracy}** over the last {count} reviewed matches",
+    "stats.accuracy": "Average accuracy: **{accuracy}** over the last {matches} reviewed",
     "error.review_in_progress": "That hand is not over: nothing of a hand in progress is shown. Try once it ends.",
     "error.review_not_at_table": "Only the players of this table can review its hands while the match runs.",
     "error.review_no_hand": "There is no such hand in a match of this server.",

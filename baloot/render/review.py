@@ -18,11 +18,11 @@ from typing import Any
 
 from ..engine.actions import Action, ActionType
 from ..i18n import t
-from ..i18n.direction import orient_payload
+from ..i18n.direction import is_rtl, orient_payload, rtl_lines
 from ..review.model import LUCKY, UNLUCKY, Decision, HandReview, Option
 from .components import PRIMARY, SECONDARY, button
 from .custom_ids import EVERYONE, ReviewId
-from .limits import DESCRIPTION, clip
+from .limits import CONTENT, DESCRIPTION, clip
 from .model import Payload
 from .review_picture import FILENAME, costliest, review_picture
 from .table import NO_MENTIONS
@@ -155,3 +155,18 @@ def match_accuracy_line(names: tuple[str, str, str, str], accuracy: list[float],
     line = " · ".join(f"{display_name(names[s] or str(s + 1), locale)} {accuracy[s]:.1f}"
                       for s in range(min(4, len(accuracy))))
     return t("review.match_accuracy", locale, line=line)
+
+
+def with_match_accuracy(payload: Payload, line: str, locale: str) -> Payload:
+    """The match's last message (``payload``, a rendered table message) with the match's accuracy
+    :func:`match_accuracy_line` added under its first embed's text (or its content if it has no embed),
+    oriented for a right-to-left ``locale``; ``payload`` itself is left as it was."""
+    shown = rtl_lines(line) if is_rtl(locale) else line
+    embeds = [dict(e) for e in payload.get("embeds", [])]
+    if embeds:
+        text = str(embeds[0].get("description") or "")
+        room = DESCRIPTION - len(shown) - 2
+        embeds[0]["description"] = (clip(text, room) + "\n\n" if text else "") + shown
+        return {**payload, "embeds": embeds}
+    text = str(payload.get("content") or "")
+    return {**payload, "content": clip(text, CONTENT - len(shown) - 1) + "\n" + shown if text else shown}

@@ -21,6 +21,7 @@ from typing import Any, Final
 from ..i18n import resolve_locale, t
 from ..i18n.direction import orient_payload
 from ..i18n.plural import count
+from ..storage.reviews import AverageAccuracy
 from ..storage.stats_rows import (
     BoardSort,
     HistoryEntry,
@@ -147,8 +148,16 @@ def _field(name_key: str, value: str, loc: str) -> dict[str, Any]:
     return {"name": t(name_key, loc), "value": value, "inline": False}
 
 
-def render_stats_card(totals: PlayerTotals, locale: str, names: Names | None = None) -> Payload:
-    """A player's figures: rating, matches, hands, buying, Sun/Hokum, kaboots, Sawa, doubles, best partner."""
+def accuracy_line(accuracy: AverageAccuracy, loc: str) -> str:
+    """``Average accuracy: 87.4 over the last 20 matches reviewed`` (issue 29's game review)."""
+    return t("stats.accuracy", loc, accuracy=f"{accuracy.accuracy:.1f}",
+             matches=count("matches", accuracy.matches, loc))
+
+
+def render_stats_card(totals: PlayerTotals, locale: str, names: Names | None = None,
+                      accuracy: AverageAccuracy | None = None) -> Payload:
+    """A player's figures: rating, matches, hands, buying, Sun/Hokum, kaboots, Sawa, doubles, best partner,
+    and their average accuracy over their latest reviewed matches (``accuracy``; None: none reviewed, no line)."""
     loc = resolve_locale(locale)
     s = totals.tally
     if totals.rating is not None:
@@ -181,7 +190,8 @@ def render_stats_card(totals: PlayerTotals, locale: str, names: Names | None = N
     embed = {
         "title": t("stats.card.title", loc),
         "description": "\n".join(
-            (mention(totals.user_id, loc, names), t("stats.card.last_played", loc, date=date(totals.last_played)))
+            (mention(totals.user_id, loc, names), t("stats.card.last_played", loc, date=date(totals.last_played)),
+             *((accuracy_line(accuracy, loc),) if accuracy is not None else ()))
         ),
         "color": GOLD,
         "fields": fields,

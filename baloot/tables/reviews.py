@@ -229,6 +229,11 @@ class ReviewService:
         if isinstance(event, MatchFinished) and self._auto is not None:
             self._queue.put_nowait(event.table_id)
 
+    @property
+    def auto(self) -> bool:
+        """Whether finished matches are reviewed in the background (:meth:`start_auto` was called)."""
+        return self._auto is not None
+
     def start_auto(self) -> asyncio.Task[None]:
         """Review finished matches in the background, one at a time, in the review pool."""
         if self._auto is None:

@@ -18,9 +18,9 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import discord
 
@@ -34,6 +34,7 @@ from baloot.render import (
     render_table,
 )
 from baloot.render.picture import table_picture
+from baloot.render.review import match_accuracy_line, with_match_accuracy
 from baloot.render.table import thrown_in_before
 from baloot.tables import StorageUnavailable, TableError
 from baloot.tables.quick import is_quick
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from baloot.engine.summary import MatchSummary
     from baloot.render import RenderInfo
     from baloot.tables import HandSnapshot
+    from baloot.tables.info import TableInfo
 
     from .shared import Shared
 
@@ -78,6 +80,8 @@ def process_budget(requests_per_second: int) -> float:
 PICTURE_TABLES: Final = 100
 """Active tables (each has a channel board) above which table messages are sent without a picture."""
 LOBBY: Final = "lobby"
+FINALS_KEPT: Final = 1000
+"""Finished matches whose last message is kept (:class:`FinalMessage`) until their background review is ready."""
 
 
 def hand_key(hand_no: int) -> str:
@@ -96,6 +100,34 @@ def details_only(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     kept = [c for row in components for c in row.get("components", [])
             if any(p.fullmatch(c.get("custom_id", "")) for p in _KEPT_AFTER_CLOSE)]
     return [{"type": 1, "components": kept}] if kept else []
+
+
+class SeatAccuracy(Protocol):
+    """One seat's accuracy in a reviewed match, as the review service tells it (R1 seat 0-3, 0-100)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def accuracy(self) -> float: ...
+
+
+def seat_names(info: TableInfo) -> tuple[str, str, str, str]:
+    """The names at seats 0-3 (R1) as the table shows them ("" for an empty seat)."""
+    names = [s.name if s is not None else "" for s in info.seats]
+    return names[0], names[1], names[2], names[3]
+
+
+@dataclass(frozen=True, slots=True)
+class FinalMessage:
+    """A finished match's last message as sent (without its picture's file, which an edit keeps), and what its
+    accuracy line needs: the names at seats 0-3 and the table's language."""
+
+    channel_id: int
+    message_id: int
+    payload: Payload
+    names: tuple[str, str, str, str]
+    language: str
 
 
 @dataclass
@@ -118,6 +150,8 @@ class ChannelBoard:
         self.boards: dict[int, Board] = {}
         self._notices: set[asyncio.Task[None]] = set()
         self.edit_budget = EDIT_BUDGET  # this process's share (:func:`process_budget`; bot.py sets it)
+        self.accuracy: dict[int, str] = {}  # table id -> its match's accuracy line, while its board is live
+        self.finals: dict[int, FinalMessage] = {}  # finished matches awaiting their background review
 
     def board(self, table_id: int) -> Board:
         board = self.boards.get(table_id)
@@ -235,6 +269,7 @@ class ChannelBoard:
 
     def _closed_done(self, state: TableState, board: Board) -> None:
         self.boards.pop(state.table_id, None)
+        self.accuracy.pop(state.table_id, None)
         self.runtime.carriers.forget(*board.messages.values())
         self.runtime.shown.forget(state.table_id)
 
@@ -311,7 +346,56 @@ class ChannelBoard:
                                pictured=self.picture(state, key) is not None)
         if state.closed and state.closing is None:  # the match is over: its messages keep no "My hand"
             payload["components"] = details_only(payload["components"])
+            line = self.accuracy.get(state.table_id)
+            if line is not None and self._final(state, key):
+                payload = with_match_accuracy(payload, line, language)
         return payload
+
+    @staticmethod
+    def _final(state: TableState, key: str) -> bool:
+        """``key`` is the last hand's message of a finished match (R8)."""
+        sheet = state.snapshot.sheet
+        return (state.closed and state.closing is None and key != LOBBY and sheet is not None
+                and _order(key) == len(sheet.hands) - 1)
+
+    def _keep_final(self, state: TableState, key: str, message_id: int, payload: Payload) -> None:
+        """Keep a finished match's last message as sent, for its accuracy line once the background review is
+        ready (:meth:`match_reviewed`); not when the line is in it already or no background review runs."""
+        reviews = self.runtime.reviews
+        if (reviews is None or not reviews.auto or not self._final(state, key)
+                or state.table_id in self.accuracy):
+            return
+        kept = {k: v for k, v in payload.items() if k != "files"}  # the edit keeps the picture as it is
+        self.finals[state.table_id] = FinalMessage(state.channel_id, message_id, kept, seat_names(state.info),
+                                                   self.runtime.language_of(state))
+        while len(self.finals) > FINALS_KEPT:
+            self.finals.pop(next(iter(self.finals)))
+
+    async def match_reviewed(self, table_id: int, seats: Sequence[SeatAccuracy]) -> None:
+        """A ReviewService listener: the background review of a finished match (R8) is ready, and its last
+        message is edited once to show each player's accuracy (:func:`~baloot.render.review.match_accuracy_line`),
+        in the table's language. While that message is still being sent, the line goes into its next edit."""
+        accuracy = [s.accuracy for s in sorted(seats, key=lambda s: s.seat)]
+        state, board = self.runtime.shown.get(table_id), self.boards.get(table_id)
+        if state is not None and board is not None and state.closed and state.closing is None:
+            if is_quick(state.channel_id):
+                return
+            language = self.runtime.language_of(state)
+            self.accuracy[table_id] = match_accuracy_line(seat_names(state.info), accuracy, language)
+            self.finals.pop(table_id, None)
+            sheet = state.snapshot.sheet
+            if sheet is not None and sheet.hands:
+                self.touch(state, hand_key(len(sheet.hands) - 1))
+            return
+        final = self.finals.pop(table_id, None)
+        if final is None:
+            return
+        line = match_accuracy_line(final.names, accuracy, final.language)
+        try:
+            await edit_message(self.runtime.client, final.channel_id, final.message_id,
+                               with_match_accuracy(final.payload, line, final.language))
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not show the match's accuracy (%s)", table_id, exc)
 
     def _hand_shown(self, state: TableState, key: str) -> tuple[HandSnapshot, MatchSummary, RenderInfo] | None:
         """The hand message ``key`` shows, the match so far and the names to show (None: nothing to show yet)."""
@@ -380,9 +464,11 @@ class ChannelBoard:
             if message_id is not None:
                 # Through the token of the interaction that carried it while valid, else the bot token.
                 if await carriers.edit(client, message_id, payload):
+                    self._keep_final(state, key, message_id, payload)
                     return
                 try:
                     await edit_message(client, state.channel_id, message_id, payload)
+                    self._keep_final(state, key, message_id, payload)
                     return
                 except discord.NotFound:
                     log.info("table %s: message %s is gone; sending a new one", state.table_id, key)
@@ -393,6 +479,7 @@ class ChannelBoard:
         except discord.HTTPException:
             log.exception("table %s: could not send %s", state.table_id, key)
             return
+        self._keep_final(state, key, sent_id, payload)
         await self._remember(state, key, sent_id)
 
     def announce(self, state: TableState, notice: Notice) -> None:

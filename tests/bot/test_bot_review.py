@@ -77,3 +77,31 @@ async def test_review_of_a_finished_hand_progress_stored_steps_and_refusals(disc
     assert in_arabic.message is not None and "مراجعة · اليد 1" in text_of(in_arabic.message)
     assert table.query("SELECT COUNT(*) FROM hand_reviews")[0][0] == 1
     table.assert_clean_log()
+
+
+async def test_the_match_end_message_shows_each_players_accuracy_once_reviewed(discord_env: DiscordEnv,
+                                                                               tmp_path: Path) -> None:
+    """Issue 29: the finished match is reviewed in the background (REVIEW_AUTO on) and its last message
+    is edited once to show each player's accuracy for the match, from the stored review."""
+    settings = REVIEW | {"REVIEW_AUTO": "1"}
+    table = await open_table(discord_env, tmp_path, create={"target": 40}, bot_settings=settings)
+    while table.status() == "playing":
+        await table.play_hand(contract_policy("sun"))
+    assert table.status() == "finished"
+
+    def shown() -> Message | None:
+        return next((m for m in table.table_messages() if "Accuracy this match" in text_of(m)), None)
+
+    last = await discord_env.wait_for(shown, 120)
+    messages = table.table_messages()
+    assert last.id == max(m.id for m in messages)  # the last hand's message, and only that one
+    assert sum("Accuracy this match" in text_of(m) for m in messages) == 1
+    rows = table.query("SELECT seat, accuracy FROM match_reviews WHERE table_id = ? ORDER BY seat",
+                       (table.table_id(),))
+    assert len(rows) == 4
+    line = text_of(last)
+    for name, (_, accuracy) in zip(("alice", "bob", "carol", "dave"), rows, strict=True):
+        assert f"{name} {accuracy:.1f}" in line, line
+    assert last.attachments  # the table picture is kept by the edit
+    assert not any(b.endswith(":mine") for b in buttons_of(last))
+    table.assert_clean_log()

@@ -19,9 +19,10 @@ from stats_helpers import gahwa_match, kaboot_match, store_match, three_hand_mat
 from test_bot_harness import REPO, bot_env
 
 from baloot.i18n.direction import strip_isolates
+from baloot.review import REVIEWER_VERSION
 from baloot.stats import NEW_PLAYER, StatsRecorder, rate_match
 from baloot.stats.rating import Skill
-from baloot.storage import Storage
+from baloot.storage import SeatAccuracy, Storage
 
 DAY = 86_400.0
 
@@ -72,6 +73,10 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
     await recorder.record_result(m2)
     m3 = await store_match(storage, gahwa_match(), [a, b, c, d], guild=guild.id, channel=channel.id,
                            finished_at=now - 60)  # recorded by the bot at start-up
+    for match, accuracy in ((m1, 80.0), (m2, 95.5), (m3, 70.0)):  # alice's reviewed matches (issue 29); bob: none
+        await storage.reviews.save_match_accuracy(match.table_id, REVIEWER_VERSION, [
+            SeatAccuracy(0, a, accuracy), SeatAccuracy(1, None, 50.0), SeatAccuracy(2, c, 60.0),
+            SeatAccuracy(3, None, 40.0)])
     await storage.close()
     skills = expected_ratings([(u, 0) for u in strangers] + [([a, b, c, d], 0), ([a, b, c, e], 1),
                                                              ([a, b, c, d], 0)])
@@ -125,6 +130,9 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
     assert got["Kaboots"] == "1 for · 1 against"
     assert got["Doubles and Gahwa"] == "Doubles: 1 won of 1 · Gahwa: 1 won of 1"
     assert got["Best partner"] == f"<@{c}>: 2 won of 3 together"
+    assert "Average accuracy: **81.8** over the last 3 matches reviewed" in description(card).splitlines()
+    bobs = await alice.slash("baloot", "stats", channel=channel, player=people["bob"])
+    assert fields(bobs)["Matches"] and "accuracy" not in description(bobs)  # no reviewed match: no line
 
     nothing = await alice.slash("baloot", "stats", channel=channel, player=people["frank"])
     assert nothing.ephemeral
@@ -154,3 +162,8 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
 
     unknown = await people["erin"].slash("baloot", "record", channel=channel, match=987654)
     assert unknown.ephemeral and strip_isolates(message(unknown).content) == "لا توجد صكة رقم 987654 في هذا السيرفر."
+
+    # Alice's average accuracy for an Arabic asker (issue 29).
+    erins = await people["erin"].slash("baloot", "stats", channel=channel, player=alice)
+    in_arabic = strip_isolates(description(erins))
+    assert "متوسط الدقة: **81.8** — الصكات المراجَعة الأخيرة: 3 صكات" in in_arabic, in_arabic

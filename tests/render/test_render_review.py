@@ -7,6 +7,7 @@ import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw, ImageFont
@@ -16,7 +17,16 @@ from baloot.i18n import t
 from baloot.i18n.direction import strip_isolates
 from baloot.render import decode_review_id, emoji_text
 from baloot.render.custom_ids import EVERYONE, ReviewId
-from baloot.render.review import ReviewShown, overview_payload, progress_payload, step_payload, steps_of
+from baloot.render.limits import DESCRIPTION, check_limits
+from baloot.render.review import (
+    ReviewShown,
+    match_accuracy_line,
+    overview_payload,
+    progress_payload,
+    step_payload,
+    steps_of,
+    with_match_accuracy,
+)
 from baloot.render.review_picture import HEIGHT, MIN_FONT, WIDTH, costliest, review_picture
 from baloot.review import HandReview
 
@@ -112,3 +122,19 @@ def test_the_progress_line() -> None:
     assert progress_payload("en", -1, 8)["content"] == "Reviewing the bidding…"
     arabic = t("review.progress_trick", "ar", trick=5, tricks=8)
     assert strip_isolates(progress_payload("ar", 4, 8)["content"]) == arabic
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_the_match_accuracy_line_goes_under_the_last_message_in_its_language(locale: str) -> None:
+    names = ("Ali", "عمر", "Sara", "")
+    line = match_accuracy_line(names, [91.24, 64.0, 88.5, 70.31], locale)
+    payload: dict[str, Any] = {"content": "", "embeds": [{"title": "Hand 3 — Sun", "description": "x" * DESCRIPTION}],
+               "components": [{"type": 1, "components": [{"type": 2, "style": 2, "label": "Details",
+                                                          "custom_id": "bl:1:result:2"}]}]}
+    shown = with_match_accuracy(payload, line, locale)
+    text = strip_isolates(shown["embeds"][0]["description"])
+    assert text.endswith(strip_isolates(line)) and "91.2" in text and "70.3" in text and "4 70.3" in text
+    assert t("review.match_accuracy", locale, line="").strip() in text
+    assert shown["components"] == payload["components"] and payload["embeds"][0]["description"] == "x" * DESCRIPTION
+    check_limits(shown)
+    assert with_match_accuracy({"content": "", "embeds": []}, line, locale)["content"]
