@@ -118,7 +118,7 @@ async def stats(interaction: discord.Interaction, player: discord.User | None = 
 
 async def stats_card(interaction: discord.Interaction, user_id: int, player: discord.User | None) -> Payload:
     """A player's card: their figures in this server and their average accuracy over their latest reviewed
-    matches (issue 29; no line where none is reviewed or the bot offers no reviews)."""
+    matches (no line where none is reviewed or the bot offers no reviews)."""
     totals = await stats_of(interaction.client).player(check_id(interaction.guild_id), user_id)
     runtime = maybe_runtime(interaction.client)
     accuracy = None if runtime is None or runtime.reviews is None else await runtime.reviews.average_accuracy(user_id)

@@ -149,7 +149,7 @@ def _field(name_key: str, value: str, loc: str) -> dict[str, Any]:
 
 
 def accuracy_line(accuracy: AverageAccuracy, loc: str) -> str:
-    """``Average accuracy: 87.4 over the last 20 matches reviewed`` (issue 29's game review)."""
+    """``Average accuracy: 87.4 over the last 20 matches reviewed`` (the game review)."""
     return t("stats.accuracy", loc, accuracy=f"{accuracy.accuracy:.1f}",
              matches=count("matches", accuracy.matches, loc))
 

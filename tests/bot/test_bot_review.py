@@ -81,7 +81,7 @@ async def test_review_of_a_finished_hand_progress_stored_steps_and_refusals(disc
 
 async def test_the_match_end_message_shows_each_players_accuracy_once_reviewed(discord_env: DiscordEnv,
                                                                                tmp_path: Path) -> None:
-    """Issue 29: the finished match is reviewed in the background (REVIEW_AUTO on) and its last message
+    """The finished match is reviewed in the background (REVIEW_AUTO on) and its last message
     is edited once to show each player's accuracy for the match, from the stored review."""
     settings = REVIEW | {"REVIEW_AUTO": "1"}
     table = await open_table(discord_env, tmp_path, create={"target": 40}, bot_settings=settings)

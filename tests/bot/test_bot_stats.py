@@ -73,7 +73,7 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
     await recorder.record_result(m2)
     m3 = await store_match(storage, gahwa_match(), [a, b, c, d], guild=guild.id, channel=channel.id,
                            finished_at=now - 60)  # recorded by the bot at start-up
-    for match, accuracy in ((m1, 80.0), (m2, 95.5), (m3, 70.0)):  # alice's reviewed matches (issue 29); bob: none
+    for match, accuracy in ((m1, 80.0), (m2, 95.5), (m3, 70.0)):  # alice's reviewed matches; bob: none
         await storage.reviews.save_match_accuracy(match.table_id, REVIEWER_VERSION, [
             SeatAccuracy(0, a, accuracy), SeatAccuracy(1, None, 50.0), SeatAccuracy(2, c, 60.0),
             SeatAccuracy(3, None, 40.0)])
@@ -163,7 +163,7 @@ async def test_leaderboard_stats_history_and_record(discord_env: DiscordEnv, tmp
     unknown = await people["erin"].slash("baloot", "record", channel=channel, match=987654)
     assert unknown.ephemeral and strip_isolates(message(unknown).content) == "لا توجد صكة رقم 987654 في هذا السيرفر."
 
-    # Alice's average accuracy for an Arabic asker (issue 29).
+    # Alice's average accuracy for an Arabic asker.
     erins = await people["erin"].slash("baloot", "stats", channel=channel, player=alice)
     in_arabic = strip_isolates(description(erins))
     assert "متوسط الدقة: **81.8** — الصكات المراجَعة الأخيرة: 3 صكات" in in_arabic, in_arabic
