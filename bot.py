@@ -133,7 +133,7 @@ class BalootClient(_Client):
             reviews.start_auto()
         runtime = Runtime(
             self, service, ShownTables(), Languages(service, self, settings.default_language),
-            pictures=settings.table_pictures, reviews=reviews,
+            pictures=settings.table_pictures, reviews=reviews, quick_invite_seconds=settings.quick_invite_seconds,
         )
         self.runtime = runtime
         runtime.channel.edit_budget = process_budget(self.pacer.per_window)  # the shards' share

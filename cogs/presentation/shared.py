@@ -91,6 +91,7 @@ class Shared:
     languages: Languages
     pictures: str = "channel"  # TABLE_PICTURES: "channel", "all" or "off"
     reviews: ReviewService | None = None  # the game reviews (baloot.tables.reviews); None: not offered
+    quick_invite_seconds: float = 120.0  # QUICK_INVITE_SECONDS: a quick-match partner's time to accept
     carriers: Carriers = field(init=False)
     drawer: PictureWorker = field(init=False)
 
