@@ -138,7 +138,7 @@ class BalootClient(_Client):
             reviews.start_auto()
         runtime = Runtime(
             self, service, ShownTables(), Languages(service, self, settings.default_language),
-            pictures=settings.table_pictures, reviews=reviews,
+            pictures=settings.table_pictures, reviews=reviews, quick_invite_seconds=settings.quick_invite_seconds,
             activity=bool(settings.web_port and settings.client_secret),
         )
         self.runtime = runtime

@@ -36,7 +36,7 @@ from baloot.render import (
     render_text,
     table_info_from,
 )
-from baloot.render.custom_ids import QUICK_ID_TEMPLATE
+from baloot.render.custom_ids import INVITE_ID_TEMPLATE, QUICK_ID_TEMPLATE
 from baloot.render.stats import BOARD_ID_TEMPLATE
 from baloot.render.tournament_ids import TOURNAMENT_ID_TEMPLATE
 from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableError, TableRestarting
@@ -45,7 +45,7 @@ from baloot.tables.quick import is_quick
 from .presentation.emojis import CARD_EMOJIS
 from .presentation.private import Shown, with_seat_picture, with_table
 from .presentation.runtime import Runtime, runtime_of
-from .quick import QuickButton
+from .quick import InviteButton, QuickButton
 from .replies import (
     BadInput,
     SlowNotice,
@@ -351,7 +351,7 @@ class ResultButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RESU
         await show_result(interaction, parse_id(table_id), hand_no)
 
 
-DYNAMIC_ITEMS = (TableButton, LobbyButton, ResultButton, ReviewButton, QuickButton)
+DYNAMIC_ITEMS = (TableButton, LobbyButton, ResultButton, ReviewButton, QuickButton, InviteButton)
 """What ``bot.py`` registers in ``setup_hook`` (``bot.add_dynamic_items``): discord.py's view store runs them
 (the item's ``interaction_check``, and only for an id on the pressed message). An action press, the hot
 path, is taken by :func:`on_press` instead (no ``View`` rebuilt from its message per press)."""
@@ -359,7 +359,7 @@ path, is taken by :func:`on_press` instead (no ``View`` rebuilt from its message
 _ACTION: Final = re.compile(ACTION_ID_TEMPLATE)
 _OURS: Final = tuple(re.compile(template) for template in
                      (ACTION_ID_TEMPLATE, TABLE_ID_TEMPLATE, LOBBY_ID_TEMPLATE, RESULT_ID_TEMPLATE, BOARD_ID_TEMPLATE,
-                      REVIEW_ID_TEMPLATE, QUICK_ID_TEMPLATE, TOURNAMENT_ID_TEMPLATE))
+                      REVIEW_ID_TEMPLATE, QUICK_ID_TEMPLATE, INVITE_ID_TEMPLATE, TOURNAMENT_ID_TEMPLATE))
 """Every button id of this bot, matched whole as discord.py matches a ``DynamicItem``'s template."""
 
 

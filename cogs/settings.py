@@ -31,6 +31,7 @@ class Settings:
     log_level: str
     ping_delay_seconds: float = 20.0  # a human's turn pings them after this long; 0: at once
     quick_bots_seconds: int = 45  # quick match: "Play now with bots" is offered after this long in the queue
+    quick_invite_seconds: int = 120  # quick match: how long a partner has to accept an invitation
     lease_seconds: int = 30  # LEASE_SECONDS: a sharded process's lease lasts this long unrenewed
     requests_per_second: int | None = None  # BOT_REQUESTS_PER_SECOND: bot-token pace (None: the shards' share)
     table_pictures: str = "channel"  # TABLE_PICTURES: "channel" (the table message), "all" (and private views), "off"
@@ -248,6 +249,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         bot_delay_seconds=delay,
         ping_delay_seconds=ping,
         quick_bots_seconds=_int(env, "QUICK_BOTS_SECONDS", 45, 0, 600),
+        quick_invite_seconds=_int(env, "QUICK_INVITE_SECONDS", 120, 1, 900),
         ai_workers=_int(env, "AI_WORKERS", 1, 0, 16),
         requests_per_second=_int(env, "BOT_REQUESTS_PER_SECOND", 0, 0, 10_000) or None,
         lease_seconds=_int(env, "LEASE_SECONDS", 30, 3, 600),

@@ -140,6 +140,10 @@ class ErrorCode(StrEnum):
     BOT_PERMISSIONS = "bot_permissions"
     THREAD_FAILED = "thread_failed"
     DMS_CLOSED = "dms_closed"  # quick match: the bot cannot send the player direct messages
+    PARTNER_INVALID = "partner_invalid"  # quick match: the partner named is a bot or the asker themself
+    PARTNER_BUSY = "partner_busy"  # quick match: the partner named is queued or seated already
+    PARTNER_DMS_CLOSED = "partner_dms_closed"  # quick match: the partner cannot be sent the invitation
+    INVITE_EXPIRED = "invite_expired"  # quick match: an invitation pressed after its time (or answered)
 
 
 ErrorParams = Mapping[str, str | int]

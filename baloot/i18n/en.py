@@ -201,7 +201,7 @@ _TABLE: Final = {
     "button.leave_queue": "Leave queue",
     "button.play_bots": "Play now with bots",
     "quick.title": "Quick match",
-    "quick.waiting": "Looking for players across every server: {found} of 4 found.",
+    "quick.waiting": "Looking for players across every server. Others in the queue now: {others}.",
     "quick.who": "Waiting now: {names}",
     "quick.bots_offer": "No table yet? You can play now, with bots in the empty seats.",
     "quick.found": "Table found! Your match is played here, in these direct messages: your cards are below.",
@@ -209,6 +209,18 @@ _TABLE: Final = {
     "quick.queued": "You are in the quick-match queue. I sent you a direct message: it shows who is waiting, "
                     "and your match is played there.",
     "quick.reported": "Thank you: your report is stored with this table's record.",
+    # Quick match with a partner: the invitation in the partner's DMs, its outcome (cogs/quick.py).
+    "button.accept": "Accept",
+    "button.decline": "Decline",
+    "quick.invite": "{name} asks you to play a quick match as their partner. Answer {until}; nobody is queued "
+                    "unless you accept.",
+    "quick.invite_sent": "I asked {name} in a direct message to be your partner. Nobody is queued until they "
+                         "accept; their answer comes in your direct messages.",
+    "quick.invite_waiting": "Waiting for {name} to accept your quick-match invitation (until {until}).",
+    "quick.invite_declined": "{name} declined your quick-match invitation. Nobody was queued.",
+    "quick.invite_expired": "{name} did not answer your quick-match invitation in time. Nobody was queued.",
+    "quick.invite_you_declined": "You declined the quick-match invitation. Nobody was queued.",
+    "quick.invite_over": "This quick-match invitation has expired. Nobody was queued.",
     "button.details": "Details",
 }
 
@@ -288,6 +300,10 @@ _ERRORS: Final = {
     "error.not_queued": "You are not waiting for a quick match (already matched, or you left the queue).",
     "error.bots_not_yet": "Bots are offered after a short wait: try again in {seconds} s.",
     "error.quick_only": "Reports are for quick-match tables.",
+    "error.partner_invalid": "Your partner must be another person, not a bot or yourself — nothing changed.",
+    "error.partner_busy": "That partner is already waiting for a quick match or seated at a table — nothing changed.",
+    "error.partner_dms_closed": "I cannot send your partner direct messages, so I cannot ask them — nothing changed.",
+    "error.invite_expired": "This invitation has expired or was already answered — nothing changed.",
     "error.dms_closed": ("A quick match is played in direct messages, and I cannot send you one. Allow direct "
                          "messages from this server's members, then try again — you were not queued."),
     # What a table option error says outside English, where its free-text detail (English) is not shown.

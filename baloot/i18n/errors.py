@@ -121,6 +121,10 @@ CODE_KEYS: Final[Mapping[ErrorCode, str]] = {
     E.BOTS_NOT_YET: "error.bots_not_yet",
     E.QUICK_ONLY: "error.quick_only",
     E.DMS_CLOSED: "error.dms_closed",
+    E.PARTNER_INVALID: "error.partner_invalid",
+    E.PARTNER_BUSY: "error.partner_busy",
+    E.PARTNER_DMS_CLOSED: "error.partner_dms_closed",
+    E.INVITE_EXPIRED: "error.invite_expired",
     E.BOT_PERMISSIONS: "error.bot_permissions",
     E.THREAD_FAILED: "error.thread_failed",
 }

@@ -86,6 +86,23 @@ def encode_quick_id(op: str) -> str:
     if op not in QUICK_OPS:
         raise ValueError(f"no quick-match button {op!r}")
     return f"{PREFIX}:quick:{op}"
+
+
+INVITE_OPS: Final = ("accept", "decline")
+"""A quick-match partner invitation's buttons, in the invited partner's DMs (cogs/quick.py)."""
+INVITE_ID_TEMPLATE: Final = (
+    rf"{PREFIX}:quick:(?P<op>{'|'.join(INVITE_OPS)}):(?P<asker>[0-9]{{1,20}}):(?P<guild>[0-9]{{1,20}})"
+    rf":(?P<message>[0-9]{{1,20}}):(?P<until>[0-9]{{1,12}}):(?P<lang>[a-z]{{2}}|-)"
+)
+"""The DynamicItem template of an invitation button: who asked, from which server, the asker's waiting DM
+message, the invitation's end (Unix seconds) and the language option (``-``: none). The invitation is in its
+custom id, so any process answers a press (a DM's press reaches shard 0's process), also after a restart."""
+
+
+def encode_invite_id(op: str, asker: int, guild: int, message: int, until: int, language: str | None) -> str:
+    if op not in INVITE_OPS:
+        raise ValueError(f"no invitation button {op!r}")
+    return f"{PREFIX}:quick:{op}:{asker}:{guild}:{message}:{until}:{language or '-'}"
 _ACTION_RE: Final = re.compile(ACTION_ID_TEMPLATE)
 _TABLE_RE: Final = re.compile(TABLE_ID_TEMPLATE)
 _TABLE_ONLY_RE: Final = re.compile(TABLE_ID_PATTERN)

@@ -60,10 +60,14 @@ class QueueState:
         mine = self.entry_of(user_id)
         return 0.0 if not mine else max(0.0, self.at - mine[0].queued_at)
 
-    def found_for(self, user_id: int) -> int:
-        """How many of the four are found for ``user_id``'s table: their entry and the nearest others
-        (the players that could sit with them now), at most 3 until a table forms."""
-        return min(3, len(self.waiting)) if self.entry_of(user_id) else 0
+    def others_for(self, user_id: int) -> int:
+        """How many others wait in the queue (every row not of ``user_id``'s entry); 0 if they do not wait.
+
+        Only a count of who waits: the matcher may not seat them with ``user_id`` (it balances teams by
+        rating within an allowance that widens with the wait, :mod:`.matching`), so the queue message says
+        "others in the queue", never "N of 4 found"."""
+        mine = {r.user_id for r in self.entry_of(user_id)}
+        return len(self.waiting) - len(mine) if mine else 0
 
 
 QueueListener = Callable[[QueueState, Sequence[TableInfo]], Awaitable[None]]

@@ -4,8 +4,9 @@ Each waiting player has one message in their DMs (sent by ``/baloot quick``
 before they are queued; its ids are stored with their queue row, so any
 process can edit it). After every change of the queue this process makes or
 sees (a press, each matcher round) :class:`QueueMessages` redraws each
-waiting player's message if what it shows changed: how many of the four
-are found, who is waiting, and **Play now with bots** once they have waited
+waiting player's message if what it shows changed: how many others are in
+the queue (not how many the matcher would seat with them: it balances teams
+by rating), who is waiting, and **Play now with bots** once they have waited
 ``BOTS_OFFER_AFTER``. A player seated by the matcher gets "Table found" (no
 buttons); their match then comes in a new DM message (:mod:`.private`).
 """
@@ -36,8 +37,7 @@ log = logging.getLogger("baloot.discord")
 def queue_payload(state: QueueState, user_id: int, locale: str, bots_after: float = BOTS_OFFER_AFTER) -> Payload:
     """What ``user_id``'s queue message shows now (**Play now with bots** once they waited ``bots_after`` s)."""
     names = [r.display_name for r in state.waiting]
-    found = state.found_for(user_id) or 1
-    return render_queue(found, names, state.waited(user_id) >= bots_after, locale)
+    return render_queue(state.others_for(user_id), names, state.waited(user_id) >= bots_after, locale)
 
 
 class QueueMessages:

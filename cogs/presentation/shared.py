@@ -92,6 +92,7 @@ class Shared:
     pictures: str = "channel"  # TABLE_PICTURES: "channel", "all" or "off"
     reviews: ReviewService | None = None  # the game reviews (baloot.tables.reviews); None: not offered
     activity: bool = False  # the Activity is set up: table messages get an "Open table" button
+    quick_invite_seconds: float = 120.0  # QUICK_INVITE_SECONDS: a quick-match partner's time to accept
     carriers: Carriers = field(init=False)
     drawer: PictureWorker = field(init=False)
 

@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import cast
 
-from fakediscord import BotProcess, Channel, DiscordEnv, Guild, Message
+from fakediscord import BotProcess, Channel, DiscordEnv, Guild, Message, Person
 from pg_cluster import Cluster
 from test_bot_harness import BotTable, Player, bot_env, contract_policy, forge
 from test_bot_harness import refused as refusal
@@ -25,6 +25,15 @@ NAMES = ("amal", "badr", "camil", "dana")
 
 def queue_message(player: Player) -> Message | None:
     return next((m for m in player.person.dms() if m.embeds and m.embeds[0].get("title") == "Quick match"), None)
+
+
+def invitation(person: Person) -> Message | None:
+    """The quick-match invitation in ``person``'s DMs (the message with Accept / Decline), if any."""
+    return next((m for m in person.dms() if m.embeds and "asks you" in str(m.embeds[0].get("description"))), None)
+
+
+def dm_saying(person: Person, words: str) -> Message | None:
+    return next((m for m in person.dms() if m.embeds and words in str(m.embeds[0].get("description"))), None)
 
 
 def found_table(player: Player) -> bool | None:
@@ -69,8 +78,8 @@ async def test_four_servers_quick_match_played_in_dms(discord_env: DiscordEnv, t
             again = await player.person.slash("baloot", "quick", channel=channels[i])
             assert again.ephemeral and again.message is not None and "already" in again.message.content
         if i < 3:
-            shown = await env.wait_for(partial(queue_message, player), 5)
-            assert "of 4 found" in shown.embeds[0]["description"]
+            # honest: how many others wait, not "N of 4 found"
+            assert await env.wait_for(partial(dm_saying, player.person, f"Others in the queue now: {i}."), 5)
     # the matcher's round seats them: every queue message says so, and the hand comes in a DM
     for player in players:
         await env.wait_for(partial(found_table, player), 10)
@@ -273,4 +282,68 @@ async def test_play_now_with_bots_after_the_wait(discord_env: DiscordEnv, tmp_pa
     # the hand arrives in the DMs, with the table above it
     await env.wait_for(lambda: player.views() or None, 10)
     assert len(player.views()[0].embeds) >= 2
+    table.assert_clean_log()
+
+
+async def test_a_partner_is_asked_before_anyone_is_queued(discord_env: DiscordEnv, tmp_path: Path) -> None:
+    """``/baloot quick partner:`` queues nobody until the partner accepts in their DMs;
+    Decline (or no answer in QUICK_INVITE_SECONDS) tells the asker and queues nobody; a bot, oneself, or a
+    partner already queued or seated is refused at once, privately, nothing sent."""
+    env = discord_env
+    guild = env.create_guild("Diwaniya")
+    channel = env.create_channel(guild, "baloot")
+    asker, mate, other, seated = (env.create_user(n).join(guild) for n in ("asker", "mate", "other", "seated"))
+    db = tmp_path / "baloot.db"
+    bot = await env.start_bot("bot.py", env=bot_env(db, QUICK_INVITE_SECONDS="3"))
+    table = BotTable(env, guild, channel, [], bot, db)
+
+    def queued() -> list[int]:
+        return sorted(int(r[0]) for r in table.query("SELECT user_id FROM quick_queue"))
+
+    # refused at once: oneself, a bot, a seated partner, a queued partner, a partner whose DMs are closed
+    assert (await seated.slash("baloot", "create", channel=channel)).message is not None
+    await other.slash("baloot", "quick", channel=channel)
+    closed_user = env.create_user("shut", accepts_dms=False).join(guild)
+    for partner, words in ((asker, "another person"), (env.bot_user, "another person"), (seated, "seated"),
+                           (other, "already waiting"), (closed_user, "cannot send your partner")):
+        answer = await asker.slash("baloot", "quick", channel=channel, partner=partner)
+        assert words in refusal(answer), partner
+    assert queued() == [other.id] and not asker.dms() and not seated.dms()
+    # asked: nobody queued; the partner has Accept / Decline in their DMs
+    asked = await asker.slash("baloot", "quick", channel=channel, partner=mate)
+    assert asked.ephemeral and asked.message is not None and "asked" in asked.message.content
+    assert queued() == [other.id]
+    invite = await env.wait_for(lambda: invitation(mate), 5)
+    assert "asker" in invite.embeds[0]["description"]
+    accept_id = invite.components[0]["components"][0]["custom_id"]
+    accepted = await mate.click(invite, "Accept")
+    assert accepted.response_type == 7
+    rows = table.query("SELECT user_id, entry_id FROM quick_queue WHERE user_id != ?", (other.id,))
+    assert sorted((int(r[0]), int(r[1])) for r in rows) == sorted([(asker.id, asker.id), (mate.id, asker.id)])
+    # the two DM messages became the queue messages: one other waits (their entry is one team)
+    shown = env.messages[invite.id]
+    assert "Others in the queue now: 1." in shown.embeds[0]["description"], shown.embeds
+    assert await env.wait_for(lambda: dm_saying(asker, "Others in the queue now: 1."), 5)
+    # a second press of the (old) Accept: refused, nothing changed
+    again = await forge(mate, invite, accept_id)
+    assert "already" in refusal(again)
+    left = await asker.click(await env.wait_for(lambda: queue_message(Player(asker)), 5), "Leave queue")
+    assert left.response_type == 7 and queued() == [other.id]
+    # declined: the asker is told in their DMs, nobody queued
+    decliner = env.create_user("decliner").join(guild)
+    await asker.slash("baloot", "quick", channel=channel, partner=decliner)
+    invite = await env.wait_for(lambda: invitation(decliner), 5)
+    assert (await decliner.click(invite, "Decline")).response_type == 7
+    assert await env.wait_for(lambda: dm_saying(asker, "decliner declined"), 5)
+    assert queued() == [other.id] and not env.messages[invite.id].components
+    # no answer in time: both are told, nobody queued, and a late Accept is refused
+    silent = env.create_user("silent").join(guild)
+    await asker.slash("baloot", "quick", channel=channel, partner=silent)
+    invite = await env.wait_for(lambda: invitation(silent), 5)
+    accept_id = invite.components[0]["components"][0]["custom_id"]
+    assert await env.wait_for(lambda: dm_saying(asker, "silent did not answer"), 10)
+    assert not env.messages[invite.id].components and "expired" in env.messages[invite.id].embeds[0]["description"]
+    late = await forge(silent, invite, accept_id)
+    assert "expired" in refusal(late)
+    assert queued() == [other.id]
     table.assert_clean_log()

@@ -48,7 +48,8 @@ async def test_four_from_four_servers_are_seated_at_a_table_of_no_channel(databa
     service.add_queue_listener(listen)
     try:
         await queue_four(service, (21, 22, 23))
-        assert told[-1][0].found_for(21) == 3 and told[-1][0].found_for(99) == 0
+        # how many others wait (not "N of 4 found"); nobody for who does not wait
+        assert told[-1][0].others_for(21) == 2 and told[-1][0].others_for(99) == 0
         assert await service.match_quick() == []  # three are not a table
         await service.queue_quick(503, 24, "p24")
         [info] = await service.match_quick()
