@@ -30,6 +30,7 @@ every payload shape we send.
 from __future__ import annotations
 
 import io
+import os
 import time
 import weakref
 from collections.abc import Mapping
@@ -102,7 +103,7 @@ def token_http(client: discord.Client) -> TokenHttp:
     if road is None:
         http = client.http
         road = _ROADS[client] = TokenHttp(discord.http.Route.BASE, http.user_agent, proxy=http.proxy,
-                                          proxy_auth=http.proxy_auth)
+                                          proxy_auth=http.proxy_auth, road=os.environ.get("TOKEN_HTTP", "aiohttp"))
     return road
 
 
