@@ -29,7 +29,7 @@ import asyncio
 import ssl
 import time
 from collections import deque
-from typing import Final
+from typing import Final, cast
 
 import httptools
 from yarl import URL
@@ -58,8 +58,7 @@ class _Connection(asyncio.Protocol):
 
     # -- asyncio's callbacks --------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass of asyncio's
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.open = False
