@@ -43,7 +43,9 @@ class AiohttpRoad:
         root = self.root
         url = URL.build(scheme=root.scheme, host=root.raw_host or "", port=root.explicit_port, path=path,
                         query_string=query, encoded=True)
-        headers = _JSON if content_type == "application/json" else content_type and {"Content-Type": content_type}
+        headers = None
+        if content_type is not None:
+            headers = _JSON if content_type == "application/json" else {"Content-Type": content_type}
         async with self._session().request(method, url, data=body, headers=headers, proxy=self.proxy,
                                            proxy_auth=self.proxy_auth) as response:
             return Reply(response.status, response.reason or "", response.headers, await response.read())

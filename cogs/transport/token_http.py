@@ -1,4 +1,4 @@
-"""Discord's interaction-token endpoints on an aiohttp session of the bot's own (public API only).
+"""Discord's interaction-token endpoints on a road of the bot's own (public API only).
 
 A press's answer (``POST /interactions/{id}/{token}/callback``) and a private
 view's refresh (``PATCH /webhooks/{app}/{token}/messages/@original``) are
@@ -8,9 +8,17 @@ way. They are plain calls of Discord's documented HTTP API, not counted in the
 global rate limit, so they need neither discord.py's ``HTTPClient`` (its
 buckets and global lock) nor its webhook adapter (a ``Route``, two log
 records and a parsed copy of every answer). :class:`TokenHttp` sends them on
-an ``aiohttp.ClientSession`` used as its authors intend - framing, parsing
-(llhttp), keep-alive, compression and time limits are aiohttp's - and keeps
-what discord.py's webhook adapter does with Discord's answers:
+a *road* (:class:`.road.Road`: one request out, its answer back whole):
+
+- ``"llhttp"`` (the default, :mod:`.llhttp_road`): keep-alive HTTP/1.1
+  connections of its own, answers parsed by llhttp (``httptools``): the
+  least bot CPU per press of the roads measured with ``scripts/bench_tables.py``;
+- ``"aiohttp"`` (:mod:`.aiohttp_road`): an ``aiohttp.ClientSession`` tuned
+  with its public options; taken when discord.py is given a proxy, which the
+  llhttp road does not speak.
+
+Whatever the road, :class:`TokenHttp` keeps what discord.py's webhook adapter
+does with Discord's answers:
 
 - requests through one token are sent one after the other, in the order
   they were made (the adapter's lock per token): two edits of one private
@@ -26,7 +34,8 @@ what discord.py's webhook adapter does with Discord's answers:
 A connection that fails after the request was sent is *not* retried: a
 callback or a followup the server may already have applied would be applied
 twice (RFC 9112 section 9.3.1; aiohttp itself retries only idempotent
-methods). The error is aiohttp's own (printable) and goes to the caller.
+methods). The road's error (printable: aiohttp's ``ClientError`` or a
+``ConnectionError``) goes to the caller.
 """
 
 from __future__ import annotations
@@ -49,7 +58,7 @@ REQUEST_TIMEOUT: Final = 60.0
 """Seconds one request may take, connecting included (discord.py's would be 5 minutes)."""
 MAX_CONNECTIONS: Final = 100
 """Connections to Discord at once (aiohttp's connector limit); more requests wait for a free one."""
-DEFAULT_ROAD: Final = "aiohttp"
+DEFAULT_ROAD: Final = "llhttp"
 """The road requests take (``TokenHttp(road=...)``)."""
 _HELD_LIMIT: Final = 4096
 Files: TypeAlias = Sequence[tuple[str, bytes]]
@@ -69,8 +78,8 @@ class _Turn:
 class TokenHttp:
     """Requests through interaction tokens to ``base`` (``discord.http.Route.BASE``).
 
-    ``road``: ``"aiohttp"`` or ``"llhttp"`` (see the module's doc); ``proxy``/``proxy_auth``:
-    discord.py's settings (``Client(proxy=...)``), which only the aiohttp road knows.
+    ``road``: ``"llhttp"`` or ``"aiohttp"`` (see the module's doc); ``proxy``/``proxy_auth``:
+    discord.py's settings (``Client(proxy=...)``): with a proxy the aiohttp road is taken.
     """
 
     def __init__(self, base: str, user_agent: str, *, proxy: str | None = None,
@@ -133,20 +142,20 @@ class TokenHttp:
             data = _parsed(reply)
             if status == 429:
                 if not headers.get("via") or not isinstance(data, dict):
-                    raise discord.HTTPException(reply, data)  # type: ignore[arg-type]
+                    raise discord.HTTPException(reply, data)
                 await asyncio.sleep(float(data.get("retry_after", 1.0)))
                 continue
             if status >= 500:
                 if attempt < 4:
                     await asyncio.sleep(1 + attempt * 2)
                     continue
-                raise discord.DiscordServerError(reply, data)  # type: ignore[arg-type]
+                raise discord.DiscordServerError(reply, data)
             if status == 403:
-                raise discord.Forbidden(reply, data)  # type: ignore[arg-type]
+                raise discord.Forbidden(reply, data)
             if status == 404:
-                raise discord.NotFound(reply, data)  # type: ignore[arg-type]
-            raise discord.HTTPException(reply, data)  # type: ignore[arg-type]
-        raise discord.HTTPException(reply, data)  # type: ignore[arg-type]  # five 429s in a row
+                raise discord.NotFound(reply, data)
+            raise discord.HTTPException(reply, data)
+        raise discord.HTTPException(reply, data)  # five 429s in a row
 
     def _hold(self, token: str, seconds: float) -> None:
         now = time.monotonic()

@@ -238,3 +238,47 @@ async def test_bodies_and_files_go_as_discord_expects(road: TokenHttp, server: M
     assert b"\x89PNG" in second.body
     assert (third.method, third.target) == ("DELETE", "/api/v10/webhooks/3/tok/messages/77")
     assert road.turns == {}  # no lock kept for a token nobody is using
+
+
+# -- the connection's life on the llhttp road -------------------------------------------------------------
+async def test_an_answer_that_closes_is_not_followed_on_its_connection(road: TokenHttp,
+                                                                       server: MisbehavingServer) -> None:
+    """``Connection: close``: the answer is taken, and the next request goes on a fresh connection."""
+    await warmed(road, server, ok(b'{"n": 2}', headers="Connection: close\r\n"))
+    assert await road.post_followup(3, "tok", {}) == {"n": 2}
+    assert await road.post_followup(3, "tok", {}) == {"n": 3}
+    assert server.connections == 2
+
+
+async def test_a_clean_answer_keeps_its_connection(road: TokenHttp, server: MisbehavingServer) -> None:
+    for n in range(1, 4):
+        assert await road.post_followup(3, "tok", {}) == {"n": n}
+    assert server.connections == 1
+
+
+async def test_a_token_that_would_break_the_request_line_is_not_sent(road: TokenHttp, server: MisbehavingServer,
+                                                                     kind: str) -> None:
+    """A line break in a token is refused by both roads; a space too by the llhttp road, which writes the
+    request line itself (aiohttp sends it as given: Discord's tokens hold neither)."""
+    with pytest.raises(ValueError):
+        await road.patch_original(3, "tok\r\nX-Evil: 1", {})
+    if kind == "llhttp":
+        with pytest.raises(ValueError):
+            await road.patch_original(3, "tok en", {})
+    assert server.received == []
+
+
+def test_the_llhttp_road_runs_on_uvloop() -> None:
+    """The bot runs on uvloop (``EVENT_LOOP``), whose transports are not subclasses of asyncio's."""
+    uvloop = pytest.importorskip("uvloop")
+
+    async def play() -> tuple[list[Any], int]:
+        server = await MisbehavingServer().start()
+        http = TokenHttp(server.base, "baloot-test", road="llhttp")
+        try:
+            return [await http.post_followup(3, "tok", {}) for _ in range(3)], server.connections
+        finally:
+            await http.close()
+            await server.stop()
+
+    assert uvloop.run(play()) == ([{"n": 1}, {"n": 2}, {"n": 3}], 1)
