@@ -1,4 +1,4 @@
-"""Discord's interaction-token endpoints on an aiohttp session of the bot's own (public API only).
+"""Discord's interaction-token endpoints on a road of the bot's own (public API only).
 
 A press's answer (``POST /interactions/{id}/{token}/callback``) and a private
 view's refresh (``PATCH /webhooks/{app}/{token}/messages/@original``) are
@@ -8,9 +8,17 @@ way. They are plain calls of Discord's documented HTTP API, not counted in the
 global rate limit, so they need neither discord.py's ``HTTPClient`` (its
 buckets and global lock) nor its webhook adapter (a ``Route``, two log
 records and a parsed copy of every answer). :class:`TokenHttp` sends them on
-an ``aiohttp.ClientSession`` used as its authors intend - framing, parsing
-(llhttp), keep-alive, compression and time limits are aiohttp's - and keeps
-what discord.py's webhook adapter does with Discord's answers:
+a *road* (:class:`.road.Road`: one request out, its answer back whole):
+
+- ``"llhttp"`` (the default, :mod:`.llhttp_road`): keep-alive HTTP/1.1
+  connections of its own, answers parsed by llhttp (``httptools``): the
+  least bot CPU per press of the roads measured with ``scripts/bench_tables.py``;
+- ``"aiohttp"`` (:mod:`.aiohttp_road`): an ``aiohttp.ClientSession`` tuned
+  with its public options; taken when discord.py is given a proxy, which the
+  llhttp road does not speak.
+
+Whatever the road, :class:`TokenHttp` keeps what discord.py's webhook adapter
+does with Discord's answers:
 
 - requests through one token are sent one after the other, in the order
   they were made (the adapter's lock per token): two edits of one private
@@ -26,7 +34,8 @@ what discord.py's webhook adapter does with Discord's answers:
 A connection that fails after the request was sent is *not* retried: a
 callback or a followup the server may already have applied would be applied
 twice (RFC 9112 section 9.3.1; aiohttp itself retries only idempotent
-methods). The error is aiohttp's own (printable) and goes to the caller.
+methods). The road's error (printable: aiohttp's ``ClientError`` or a
+``ConnectionError``) goes to the caller.
 """
 
 from __future__ import annotations
@@ -41,16 +50,19 @@ import discord
 import orjson
 from yarl import URL
 
+from .aiohttp_road import AiohttpRoad
+from .llhttp_road import LlhttpRoad
+from .road import Reply, Road
+
 REQUEST_TIMEOUT: Final = 60.0
 """Seconds one request may take, connecting included (discord.py's would be 5 minutes)."""
 MAX_CONNECTIONS: Final = 100
 """Connections to Discord at once (aiohttp's connector limit); more requests wait for a free one."""
-KEEPALIVE_SECONDS: Final = 30.0
-"""An idle connection older than this is closed rather than reused (servers drop idle ones)."""
+DEFAULT_ROAD: Final = "llhttp"
+"""The road requests take (``TokenHttp(road=...)``)."""
 _HELD_LIMIT: Final = 4096
 Files: TypeAlias = Sequence[tuple[str, bytes]]
 """A payload's ``files``: (filename, bytes), uploaded as ``files[0]``, ``files[1]``..."""
-_JSON: Final = {"Content-Type": "application/json"}
 
 
 class _Turn:
@@ -64,50 +76,37 @@ class _Turn:
 
 
 class TokenHttp:
-    """Requests through interaction tokens to ``base`` (``discord.http.Route.BASE``), on aiohttp.
+    """Requests through interaction tokens to ``base`` (``discord.http.Route.BASE``).
 
-    The session is made on first use (inside the running loop) and closed by :meth:`close`.
-    ``proxy``/``proxy_auth``: discord.py's settings (``Client(proxy=...)``), passed to aiohttp.
+    ``road``: ``"llhttp"`` or ``"aiohttp"`` (see the module's doc); ``proxy``/``proxy_auth``:
+    discord.py's settings (``Client(proxy=...)``): with a proxy the aiohttp road is taken.
     """
 
     def __init__(self, base: str, user_agent: str, *, proxy: str | None = None,
                  proxy_auth: aiohttp.BasicAuth | None = None, timeout: float = REQUEST_TIMEOUT,
-                 limit: int = MAX_CONNECTIONS) -> None:
+                 limit: int = MAX_CONNECTIONS, road: str = DEFAULT_ROAD) -> None:
         self.base = base.rstrip("/")
-        self.root = URL(self.base)
-        self.prefix = self.root.raw_path.rstrip("/")
-        self.user_agent = user_agent
-        self.proxy = proxy
-        self.proxy_auth = proxy_auth
-        self.timeout = timeout
-        self.limit = limit
-        self.session: aiohttp.ClientSession | None = None
+        self.prefix = URL(self.base).raw_path.rstrip("/")
+        self.road: Road
+        if road == "llhttp" and proxy is None:
+            self.road = LlhttpRoad(self.base, user_agent, timeout=timeout, limit=limit)
+        else:
+            self.road = AiohttpRoad(self.base, user_agent, proxy=proxy, proxy_auth=proxy_auth, timeout=timeout,
+                                    limit=limit)
         self.turns: dict[str, _Turn] = {}
         self.held: dict[str, float] = {}
         """Token -> monotonic time before which no request may use it (its bucket is spent)."""
         self.sent = 0
 
-    def _session(self) -> aiohttp.ClientSession:
-        session = self.session
-        if session is None or session.closed:
-            connector = aiohttp.TCPConnector(limit=self.limit, keepalive_timeout=KEEPALIVE_SECONDS,
-                                             ttl_dns_cache=300)
-            session = self.session = aiohttp.ClientSession(
-                connector=connector, timeout=aiohttp.ClientTimeout(total=self.timeout),
-                headers={"User-Agent": self.user_agent}, json_serialize=lambda obj: orjson.dumps(obj).decode(),
-                trust_env=False)
-        return session
-
     async def close(self) -> None:
-        if self.session is not None:
-            await self.session.close()
+        await self.road.close()
 
     # -- one token's requests, in order ---------------------------------------------------------------
     async def request(self, method: str, path: str, token: str, payload: dict[str, Any] | None,
-                      params: dict[str, str] | None = None, *, answer: bool = False, files: Files = ()) -> Any:
+                      query: str = "", *, answer: bool = False, files: Files = ()) -> Any:
         """Send ``payload`` as JSON (None: no body; with ``files``: as the multipart form discord.py builds) to ``path``
-        under the base URL, after every earlier request through ``token``. ``answer``: return Discord's
-        answer, parsed (the message a followup posted); else None."""
+        under the base URL (``query``: its query string, encoded), after every earlier request through ``token``.
+        ``answer``: return Discord's answer, parsed (the message a followup posted); else None."""
         turn = self.turns.get(token)
         if turn is None:
             turn = self.turns[token] = _Turn()
@@ -115,51 +114,48 @@ class TokenHttp:
         try:
             async with turn.lock:
                 await self._wait_for_bucket(token)
-                return await self._send(method, path, token, payload, params, answer, files)
+                return await self._send(method, path, token, payload, query, answer, files)
         finally:
             turn.users -= 1
             if not turn.users:
                 del self.turns[token]
 
     async def _send(self, method: str, path: str, token: str, payload: dict[str, Any] | None,
-                    params: dict[str, str] | None, answer: bool, files: Files) -> Any:
-        # the path is ours and plain (ids and a token): given to aiohttp as built, not parsed again
-        url = self.root.with_path(f"{self.prefix}{path}", encoded=True)
+                    query: str, answer: bool, files: Files) -> Any:
+        # the path is ours and plain (ids and a token): sent as built, not parsed again
+        target = f"{self.prefix}{path}?{query}" if query else f"{self.prefix}{path}"
         raw = None if payload is None else orjson.dumps(payload)
-        headers = _JSON if raw is not None and not files else None
-        session = self._session()
+        content_type: str | None = None if raw is None else "application/json"
+        if files:
+            raw, content_type = await _form(raw or b"{}", files)
         data: Any = None
-        status = 0
+        reply: Reply | None = None
         for attempt in range(5):
-            body: Any = _form(raw or b"{}", files) if files else raw
             self.sent += 1
-            async with session.request(method, url, data=body, params=params, headers=headers,
-                                       proxy=self.proxy, proxy_auth=self.proxy_auth) as response:
-                status = response.status
-                if response.headers.get("X-Ratelimit-Remaining") == "0" and status != 429:
-                    self._hold(token, _reset_after(response.headers))
-                if 200 <= status < 300:
-                    if not answer:
-                        await response.read()
-                        return None
-                    return await discord.http.json_or_text(response)
-                data = await discord.http.json_or_text(response)
-                if status == 429:
-                    if not response.headers.get("Via") or not isinstance(data, dict):
-                        raise discord.HTTPException(response, data)
-                    await asyncio.sleep(float(data.get("retry_after", 1.0)))
+            reply = await self.road.exchange(method, target, raw, content_type)
+            status = reply.status
+            headers = reply.headers
+            if headers.get("x-ratelimit-remaining") == "0" and status != 429:
+                self._hold(token, _reset_after(headers))
+            if 200 <= status < 300:
+                return _parsed(reply) if answer else None
+            data = _parsed(reply)
+            if status == 429:
+                if not headers.get("via") or not isinstance(data, dict):
+                    raise discord.HTTPException(reply, data)
+                await asyncio.sleep(float(data.get("retry_after", 1.0)))
+                continue
+            if status >= 500:
+                if attempt < 4:
+                    await asyncio.sleep(1 + attempt * 2)
                     continue
-                if status >= 500:
-                    if attempt < 4:
-                        await asyncio.sleep(1 + attempt * 2)
-                        continue
-                    raise discord.DiscordServerError(response, data)
-                if status == 403:
-                    raise discord.Forbidden(response, data)
-                if status == 404:
-                    raise discord.NotFound(response, data)
-                raise discord.HTTPException(response, data)
-        raise discord.HTTPException(response, data)  # five 429s in a row
+                raise discord.DiscordServerError(reply, data)
+            if status == 403:
+                raise discord.Forbidden(reply, data)
+            if status == 404:
+                raise discord.NotFound(reply, data)
+            raise discord.HTTPException(reply, data)
+        raise discord.HTTPException(reply, data)  # five 429s in a row
 
     def _hold(self, token: str, seconds: float) -> None:
         now = time.monotonic()
@@ -185,7 +181,7 @@ class TokenHttp:
         """The interaction's callback (``body`` holds its ``type`` and ``data``); with ``answer``, Discord's
         answer (``with_response``: the callback and the message it made), else None (a 204, unread)."""
         return await self.request("POST", f"/interactions/{interaction_id}/{token}/callback", token, body,
-                                  {"with_response": "1"} if answer else None, answer=answer, files=files)
+                                  "with_response=1" if answer else "", answer=answer, files=files)
 
     async def patch_original(self, application_id: int, token: str, body: dict[str, Any], files: Files = ()) -> None:
         """Replace the interaction's response with the message ``body``."""
@@ -195,27 +191,37 @@ class TokenHttp:
     async def post_followup(self, application_id: int, token: str, body: dict[str, Any], files: Files = ()) -> Any:
         """Post the message ``body`` as a followup of the interaction; returns the message Discord answers."""
         return await self.request("POST", f"/webhooks/{application_id}/{token}", token, body,
-                                  {"wait": "1", "with_components": "0"}, answer=True, files=files)
+                                  "wait=1&with_components=0", answer=True, files=files)
 
     async def patch_followup(self, application_id: int, token: str, message_id: int, body: dict[str, Any],
                             files: Files = ()) -> None:
         """Replace a followup message of the interaction with ``body``."""
         await self.request("PATCH", f"/webhooks/{application_id}/{token}/messages/{message_id}", token, body,
-                           {"with_components": "0"}, files=files)
+                           "with_components=0", files=files)
 
     async def delete_followup_message(self, application_id: int, token: str, message_id: int) -> None:
         """Delete a followup message of the interaction."""
         await self.request("DELETE", f"/webhooks/{application_id}/{token}/messages/{message_id}", token, None)
 
 
-def _form(payload_json: bytes, files: Files) -> aiohttp.FormData:
+async def _form(payload_json: bytes, files: Files) -> tuple[bytes, str]:
     """The multipart form discord.py sends for a message with ``files`` (``handle_message_parameters``):
-    ``payload_json``, then each file as ``files[n]`` (``application/octet-stream``)."""
+    ``payload_json``, then each file as ``files[n]`` (``application/octet-stream``); aiohttp's
+    ``FormData`` builds it, as bytes and its content type."""
     form = aiohttp.FormData()
     form.add_field("payload_json", payload_json.decode(), content_type="application/json")
     for index, (name, data) in enumerate(files):
         form.add_field(f"files[{index}]", data, filename=name, content_type="application/octet-stream")
-    return form
+    writer = form()
+    return await writer.as_bytes(), writer.content_type
+
+
+def _parsed(reply: Reply) -> Any:
+    """Discord's answer as discord.py reads it (``json_or_text``): JSON when it says so, else text."""
+    text = reply.body.decode("utf-8")
+    if reply.headers.get("content-type") == "application/json":
+        return orjson.loads(text)
+    return text
 
 
 def _reset_after(headers: Any) -> float:

@@ -30,6 +30,7 @@ every payload shape we send.
 from __future__ import annotations
 
 import io
+import os
 import time
 import weakref
 from collections.abc import Mapping
@@ -45,7 +46,7 @@ from baloot.engine.quick_init import quick_init
 from baloot.render import Payload
 
 from . import timings
-from .token_http import Files, TokenHttp
+from .token_http import DEFAULT_ROAD, Files, TokenHttp
 
 UPDATE_MESSAGE: Final = InteractionResponseType.message_update.value
 """Callback type 7: the press's answer replaces the message it was on."""
@@ -101,8 +102,9 @@ def token_http(client: discord.Client) -> TokenHttp:
     road = _ROADS.get(client)
     if road is None:
         http = client.http
+        kind = os.environ.get("TOKEN_HTTP_ROAD", "").strip() or DEFAULT_ROAD  # .env.example
         road = _ROADS[client] = TokenHttp(discord.http.Route.BASE, http.user_agent, proxy=http.proxy,
-                                          proxy_auth=http.proxy_auth)
+                                          proxy_auth=http.proxy_auth, road=kind)
     return road
 
 

@@ -31,9 +31,20 @@ async def server() -> AsyncIterator[MisbehavingServer]:
     await srv.stop()
 
 
+ROADS = ("llhttp", "aiohttp")
+BROKEN = (aiohttp.ClientError, OSError)
+"""What a road raises when the connection fails or the answer is malformed (aiohttp's, or a ConnectionError)."""
+
+
+@pytest.fixture(params=ROADS)
+def kind(request: pytest.FixtureRequest) -> str:
+    road: str = request.param
+    return road
+
+
 @pytest.fixture
-async def road(server: MisbehavingServer) -> AsyncIterator[TokenHttp]:
-    http = TokenHttp(server.base, "baloot-test", timeout=5.0)
+async def road(server: MisbehavingServer, kind: str) -> AsyncIterator[TokenHttp]:
+    http = TokenHttp(server.base, "baloot-test", timeout=5.0, road=kind)
     yield http
     await http.close()
 
@@ -56,7 +67,7 @@ async def test_a_request_read_then_dropped_is_sent_once(road: TokenHttp, server:
     """The server reads the POST/PATCH on a kept-alive connection, then closes: the request may have been
     applied, so it is not sent again (one message made); the caller gets a printable error."""
     await warmed(road, server, READ_AND_CLOSE)
-    with pytest.raises(aiohttp.ClientError) as caught:
+    with pytest.raises(BROKEN) as caught:
         if call == "followup":
             await road.post_followup(3, "tok", {"content": "once"})
         elif call == "callback":
@@ -91,7 +102,7 @@ async def test_a_204_with_a_body_does_not_answer_the_next_request(road: TokenHtt
     await warmed(road, server, raw('HTTP/1.1 204 No Content\r\n\r\n{"n": 99}'))
     try:
         await road.patch_original(3, "tok", {"content": "x"})
-    except aiohttp.ClientError as exc:  # aiohttp rejects the stray bytes as a bad status line: fine, and printable
+    except BROKEN as exc:  # aiohttp rejects the stray bytes as a bad status line: fine, and printable
         assert printable(exc)
     assert await road.post_followup(3, "tok", {}) == {"n": 3}
     assert await road.post_followup(3, "tok", {}) == {"n": 4}
@@ -110,28 +121,35 @@ LOOSE = {
 
 @pytest.mark.parametrize("answer", list(LOOSE.values()), ids=list(LOOSE))
 async def test_loose_framing_is_refused_with_a_printable_error(road: TokenHttp, server: MisbehavingServer,
-                                                                answer: str) -> None:
+                                                                answer: str, kind: str) -> None:
     await warmed(road, server, raw(answer))
-    with pytest.raises(aiohttp.ClientResponseError) as caught:
+    with pytest.raises(BROKEN) as caught:
         await road.post_followup(3, "tok", {})
-    assert "400" in printable(caught.value)
+    assert ("400" if kind == "aiohttp" else "malformed answer") in printable(caught.value)
     assert await road.post_followup(3, "tok", {}) == {"n": 3}
     assert server.posted(FOLLOWUP) == 3
 
 
 async def test_an_unknown_transfer_coding_reads_to_the_close_without_hanging(
-        road: TokenHttp, server: MisbehavingServer) -> None:
-    """``Transfer-Encoding: notchunked``: the body runs to the connection's close (RFC 9112 section 6.3);
-    the answer arrives when the server closes, and the next request gets its own on a fresh connection."""
+        road: TokenHttp, server: MisbehavingServer, kind: str) -> None:
+    """``Transfer-Encoding: notchunked``: the body runs to the connection's close (RFC 9112 section 6.3).
+    On aiohttp the answer arrives when the server closes; the llhttp road refuses an answer framed only
+    by the close (llhttp cannot be told the stream ended; Discord frames every answer), with a printable
+    error when the server closes. Either way nothing hangs and the next request gets its own answer."""
     await warmed(road, server, raw(
         'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: notchunked\r\n\r\n{"n": 2}',
         close=True))
-    assert await asyncio.wait_for(road.post_followup(3, "tok", {}), 3) == {"n": 2}
+    if kind == "aiohttp":
+        assert await asyncio.wait_for(road.post_followup(3, "tok", {}), 3) == {"n": 2}
+    else:
+        with pytest.raises(BROKEN) as caught:
+            await asyncio.wait_for(road.post_followup(3, "tok", {}), 3)
+        assert "closed before the answer ended" in printable(caught.value)
     assert await road.post_followup(3, "tok", {}) == {"n": 3}
 
 
-async def test_no_answer_at_all_ends_at_the_time_limit(server: MisbehavingServer) -> None:
-    http = TokenHttp(server.base, "baloot-test", timeout=0.3)
+async def test_no_answer_at_all_ends_at_the_time_limit(server: MisbehavingServer, kind: str) -> None:
+    http = TokenHttp(server.base, "baloot-test", timeout=0.3, road=kind)
     try:
         server.script = deque([Answer(None, delay=2.0)])
         with pytest.raises(TimeoutError) as caught:
@@ -155,7 +173,7 @@ async def test_discords_refusals_raise_printable_errors_with_its_code(
 
 async def test_a_cut_answer_raises_a_printable_error(road: TokenHttp, server: MisbehavingServer) -> None:
     await warmed(road, server, raw("HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n{", close=True))
-    with pytest.raises(aiohttp.ClientError) as caught:
+    with pytest.raises(BROKEN) as caught:
         await road.post_followup(3, "tok", {})
     assert printable(caught.value)
 
@@ -220,3 +238,47 @@ async def test_bodies_and_files_go_as_discord_expects(road: TokenHttp, server: M
     assert b"\x89PNG" in second.body
     assert (third.method, third.target) == ("DELETE", "/api/v10/webhooks/3/tok/messages/77")
     assert road.turns == {}  # no lock kept for a token nobody is using
+
+
+# -- the connection's life on the llhttp road -------------------------------------------------------------
+async def test_an_answer_that_closes_is_not_followed_on_its_connection(road: TokenHttp,
+                                                                       server: MisbehavingServer) -> None:
+    """``Connection: close``: the answer is taken, and the next request goes on a fresh connection."""
+    await warmed(road, server, ok(b'{"n": 2}', headers="Connection: close\r\n"))
+    assert await road.post_followup(3, "tok", {}) == {"n": 2}
+    assert await road.post_followup(3, "tok", {}) == {"n": 3}
+    assert server.connections == 2
+
+
+async def test_a_clean_answer_keeps_its_connection(road: TokenHttp, server: MisbehavingServer) -> None:
+    for n in range(1, 4):
+        assert await road.post_followup(3, "tok", {}) == {"n": n}
+    assert server.connections == 1
+
+
+async def test_a_token_that_would_break_the_request_line_is_not_sent(road: TokenHttp, server: MisbehavingServer,
+                                                                     kind: str) -> None:
+    """A line break in a token is refused by both roads; a space too by the llhttp road, which writes the
+    request line itself (aiohttp sends it as given: Discord's tokens hold neither)."""
+    with pytest.raises(ValueError):
+        await road.patch_original(3, "tok\r\nX-Evil: 1", {})
+    if kind == "llhttp":
+        with pytest.raises(ValueError):
+            await road.patch_original(3, "tok en", {})
+    assert server.received == []
+
+
+def test_the_llhttp_road_runs_on_uvloop() -> None:
+    """The bot runs on uvloop (``EVENT_LOOP``), whose transports are not subclasses of asyncio's."""
+    uvloop = pytest.importorskip("uvloop")
+
+    async def play() -> tuple[list[Any], int]:
+        server = await MisbehavingServer().start()
+        http = TokenHttp(server.base, "baloot-test", road="llhttp")
+        try:
+            return [await http.post_followup(3, "tok", {}) for _ in range(3)], server.connections
+        finally:
+            await http.close()
+            await server.stop()
+
+    assert uvloop.run(play()) == ([{"n": 1}, {"n": 2}, {"n": 3}], 1)
