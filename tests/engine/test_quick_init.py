@@ -56,7 +56,7 @@ def test_the_hot_records_are_decorated() -> None:
     names = {f"{c.__module__}.{c.__qualname__}" for c in DECORATED}
     assert {"baloot.engine.view.SeatView", "baloot.engine.view.PublicView", "baloot.engine.view.TrickView",
             "baloot.tables.snapshot.TableSnapshot", "baloot.tables.info.TableInfo",
-            "baloot.tables.events.ActionApplied", "baloot.render.model.TableInfo"} <= names
+            "baloot.tables.events.ActionApplied", "baloot.render.model.RenderInfo"} <= names
 
 
 @pytest.mark.parametrize("cls", DECORATED, ids=lambda c: f"{c.__module__}.{c.__qualname__}")

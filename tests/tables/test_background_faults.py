@@ -116,6 +116,7 @@ async def test_the_channel_flusher_survives_storage_faults_and_errors(tmp_path: 
         shown=SimpleNamespace(forget=lambda table_id: None),
         carriers=Carriers(),  # no interaction carries these messages: the bot token sends them
         pictures="off",  # text only: the flusher is under test, not the picture
+        reviews=None,  # no game reviews: no match's last message is kept for its accuracy line
     )
     board = _Board(runtime)  # type: ignore[arg-type]
     board.fail = {"hand:1"}
