@@ -540,6 +540,11 @@ class RestApi:
             inter.modal = None
         elif kind == 9:
             inter.modal = data
+        elif kind == 12:  # LAUNCH_ACTIVITY: commands and components only; Discord starts the app's Activity
+            if inter.type not in (2, 3):
+                raise DiscordError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
+                    {"code": "INTERACTION_TYPE_INVALID", "message": "Only for commands and components."}]}})
+            inter.activity_instance_id = f"i-{snowflake()}"
         else:
             raise DiscordError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
                 {"code": "BASE_TYPE_CHOICES", "message": f"Value {kind!r} is not a valid callback."}]}})
@@ -557,6 +562,8 @@ class RestApi:
         }
         if message is not None and kind in (4, 5, 7):
             payload["resource"]["message"] = message.payload()
+        if inter.activity_instance_id is not None:
+            payload["resource"]["activity_instance"] = {"id": inter.activity_instance_id}
         return payload
 
     def _webhook_interaction(self, request: web.Request) -> Interaction:

@@ -31,7 +31,7 @@ class InteractionResult:
 
     @property
     def response_type(self) -> int | None:
-        """The accepted callback type (4 reply, 5 defer, 6 deferred update, 7 update, 9 modal)."""
+        """The accepted callback type (4 reply, 5 defer, 6 deferred update, 7 update, 9 modal, 12 Activity)."""
         return self.interaction.response_type
 
     @property

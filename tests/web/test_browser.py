@@ -206,6 +206,7 @@ async def test_activity_signs_in_with_the_sdk_mock_and_sits_in_the_instance_chan
                                                                                    chromium: Any) -> None:
     user_id, guild_id, channel_id = 290926798626357250, 81384788765712384, 381870553235193857
     secret = "client-secret-never-shown"
+    # the SDK's mock has this instance id (a real one reads like "i-1276…-gc-<guild>-<channel>")
     stand_in = TestServer(discord_stand_in("1234567890", secret, user_id=user_id, instance="123456789012345678",
                                            guild_id=guild_id, channel_id=channel_id), host="127.0.0.1")
     await stand_in.start_server()
