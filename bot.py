@@ -205,7 +205,9 @@ class BalootClient(_Client):
         if settings.client_secret:
             self.web_client = aiohttp.ClientSession()
             client_id = settings.client_id or str(self.application_id)
-            oauth = DiscordOAuth(OAuthSettings(client_id, settings.client_secret, settings.token), self.web_client)
+            # Discord's API where discord.py sends its own calls (Route.BASE: discord.com's v10 API)
+            oauth = DiscordOAuth(OAuthSettings(client_id, settings.client_secret, settings.token,
+                                               api_base=discord.http.Route.BASE), self.web_client)
         table = WebTable(service, oauth=oauth, public_url=settings.public_url)
         try:
             self.web_runner = await serve(table, settings.web_host, settings.web_port)

@@ -44,7 +44,7 @@ from baloot.tables.quick import is_quick
 
 from .presentation.emojis import CARD_EMOJIS
 from .presentation.private import Shown, with_seat_picture, with_table
-from .presentation.runtime import Runtime, runtime_of
+from .presentation.runtime import Runtime, maybe_runtime, runtime_of
 from .quick import InviteButton, QuickButton
 from .replies import (
     BadInput,
@@ -219,12 +219,24 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.kind == "open":  # Discord launches the Activity, whose page joins this channel's table
-            await interaction.response.launch_activity()
+            await launch_table_page(interaction)
             return
         await answered(interaction, self._show(interaction))
 
     async def _show(self, interaction: discord.Interaction) -> None:
         await show_hand(interaction, parse_id(self.table_id))
+
+
+async def launch_table_page(interaction: discord.Interaction) -> None:
+    """Open the channel's table as the live page inside Discord: the interaction is answered with
+    LAUNCH_ACTIVITY and Discord starts the application's Activity, whose page signs in and joins this
+    channel's table. A bot that serves no Activity (no WEB_PORT and DISCORD_CLIENT_SECRET) says so
+    privately instead (also to an old "Open table" button from when it served one)."""
+    runtime = maybe_runtime(interaction.client)
+    if runtime is None or not runtime.activity:
+        await reply(interaction, render_text("web.activity_off", user_locale(interaction)), ephemeral=True)
+        return
+    await interaction.response.launch_activity()
 
 
 async def lobby_press(interaction: discord.Interaction, lobby: LobbyId) -> None:

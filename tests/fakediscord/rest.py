@@ -239,6 +239,9 @@ class RestApi:
     # ------------------------------------------------------------------ identity
 
     async def get_me(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization", "").startswith("Bearer "):  # a user's OAuth2 token
+            user = self.server.activity.bearer_user(request)
+            return _ok({**user.payload(), "locale": user.locale, "mfa_enabled": False, "flags": 0})
         return _ok({**self.server.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0})
 
     async def get_application(self, request: web.Request) -> web.Response:
@@ -544,7 +547,10 @@ class RestApi:
             if inter.type not in (2, 3):
                 raise DiscordError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
                     {"code": "INTERACTION_TYPE_INVALID", "message": "Only for commands and components."}]}})
-            inter.activity_instance_id = f"i-{snowflake()}"
+            if self.server.activity.client_secret is None:
+                raise DiscordError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
+                    {"code": "INTERACTION_TYPE_INVALID", "message": "This application has no Activity."}]}})
+            inter.activity_instance_id = self.server.activity.launch(inter.channel, inter.user).id
         else:
             raise DiscordError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
                 {"code": "BASE_TYPE_CHOICES", "message": f"Value {kind!r} is not a valid callback."}]}})
