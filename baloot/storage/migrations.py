@@ -428,6 +428,14 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         CREATE UNIQUE INDEX quick_reports_once ON quick_reports (table_id, reporter_id, reported_id)
         """,
     ),
+    (
+        13,
+        """
+        ALTER TABLE guild_settings ADD COLUMN organiser_role {ID};
+        CREATE INDEX tournaments_by_guild ON tournaments (guild_id, status);
+        CREATE INDEX tournament_players_by_user ON tournament_players (user_id)
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (rebuilt from the records at will),
@@ -446,7 +454,10 @@ tables of each round with their results, each team's result on each duplicate de
 11 game reviews (:mod:`.reviews`): each finished hand's review as the reviewer's JSON, keyed by hand and
 reviewer version, and each seat's accuracy in a reviewed match (with its player, for their stats).;
 12 quick match (:mod:`.quick`): the queue shared by every process (one row per waiting user), each quick-match
-player's own server (their statistics go there) and the reports of players at quick-match tables."""
+player's own server (their statistics go there) and the reports of players at quick-match tables;
+13 tournament organisers and boards: ``guild_settings.organiser_role``, the role whose members may create and
+run tournaments besides the server's admins (None: admins only), and the indexes that read a server's
+tournaments and a player's tournaments (``/baloot stats``, the tournaments leaderboard)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 

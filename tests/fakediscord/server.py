@@ -240,6 +240,23 @@ class FakeDiscord:
         )
         return member
 
+    def create_role(self, guild: Guild, name: str, *, permissions: int = 0) -> Role:
+        """A new role of ``guild`` (no permissions by default), announced with GUILD_ROLE_CREATE."""
+        role = Role(id=snowflake(), name=name, permissions=permissions, position=len(guild.roles))
+        guild.roles[role.id] = role
+        self._spawn(self.gateway.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}))
+        return role
+
+    def give_role(self, guild: Guild, person: Person | User, role: Role) -> None:
+        """Add ``role`` to a member (their next interactions carry it), announced with GUILD_MEMBER_UPDATE."""
+        user = person if isinstance(person, User) else person.user
+        member = guild.members[user.id]
+        if role not in member.roles:
+            member.roles.append(role)
+        self._spawn(
+            self.gateway.dispatch("GUILD_MEMBER_UPDATE", {**member.payload(), "guild_id": str(guild.id)})
+        )
+
     def dm_channel(self, user: User) -> Channel:
         for channel in self.channels.values():
             if channel.type == ChannelType.DM and channel.recipients[0].id == user.id:
