@@ -335,7 +335,8 @@ async def test_activity_refuses_a_user_who_is_not_in_the_instance(tmp_path: Path
     stand_in, settings = await activity_server(tmp_path, members=(1234,))
     try:
         async with served(tmp_path, oauth=settings) as (_, table, server), aiohttp.ClientSession() as http:
-            async with http.post(server.make_url("/api/token"), json={"code": "mock_code", "instance_id": INSTANCE}) as r:
+            body = {"code": "mock_code", "instance_id": INSTANCE}
+            async with http.post(server.make_url("/api/token"), json=body) as r:
                 assert r.status == 403 and "not in this Activity" in (await r.json())["error"]
             assert table.sessions == {}
     finally:
