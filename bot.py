@@ -147,6 +147,7 @@ class BalootClient(_Client):
         runtime.pings.delay = settings.ping_delay_seconds
         service.add_listener(Presenter(runtime))
         reviews.add_listener(runtime.channel.match_reviewed)  # the match's last message shows its accuracy
+        reviews.add_listener(runtime.private.match_reviewed)  # and a quick match's last DM messages
         service.add_queue_listener(runtime.queue)  # the quick-match queue's private messages
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self.tree)

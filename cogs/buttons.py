@@ -80,7 +80,8 @@ def hand_payload(runtime: Runtime, hand: PlayerHand, locale: str) -> tuple[Paylo
         info = table_info_from(state.info, deadline=hand.deadline, default_language=runtime.language_of(state))
     payload = render_hand(info, hand.view, hand.hand_no, locale, CARD_EMOJIS.json_by_card)
     if is_quick(state.channel_id):  # no channel: the table's public message and picture go with the hand
-        return with_table(runtime, state, payload, info, hand.view, locale), (hand.version, False)
+        folded = with_table(runtime, state, payload, info, hand.view, locale)
+        return runtime.private.with_review(state, folded, locale), (hand.version, False)
     return with_seat_picture(runtime, runtime.channel, payload, info, hand.view, locale), (hand.version, False)
 
 
@@ -114,7 +115,8 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
         if result.hand is not None:
             payload, shown = hand_payload(runtime, result.hand, locale)
         else:  # the match is over: the final view, without buttons
-            state = runtime.shown.get(table_id)
+            # (a quick-match table is forgotten at its end: its players' views keep its last state)
+            state = runtime.shown.get(table_id) or (None if viewer is None else viewer.final)
             rendered = None if state is None else runtime.private.render(state, action_id.seat, locale)
             payload, shown = rendered if rendered is not None else (render_text("error.match_over", locale), None)
         await update(interaction, payload)
