@@ -69,7 +69,9 @@ async def test_an_invitation_sent_by_one_process_is_answered_by_another_once(
             m.embeds for m in asker.dms() + mate.dms()]
         assert dm_saying(asker, "did not answer") is None and "expired" not in str(env.messages[invite.id].embeds)
         assert queued(reader) == sorted([(asker.id, asker.id), (mate.id, asker.id)])
-        left = await asker.click(queue_shown(asker), "Leave queue")  # (a DM press too: process 0)
+        shown = queue_shown(asker)
+        assert shown is not None
+        left = await asker.click(shown, "Leave queue")  # (a DM press too: process 0)
         assert left.response_type == 7 and queued(reader) == []
 
         # the asking process is killed before the press: process 0 answers it all the same, once
