@@ -77,6 +77,9 @@ def message_embed(update: TournamentUpdate) -> discord.Embed:
         kind = t("tournament.message.format.swiss", locale, rounds=row.rounds)
     else:
         kind = t("tournament.message.format.swiss_auto", locale)
+    deals = row.rules.get("deals")
+    if isinstance(deals, int) and deals > 0:
+        kind += " · " + t("tournament.message.round_deals", locale, deals=deals)
     teams = {team.id: team for team in update.teams}
     winner = team_name(teams.get(row.winner_team or 0), locale)
     status = t(f"tournament.message.status.{row.status.value}", locale, round=row.current_round, winner=winner)
@@ -375,16 +378,14 @@ async def create(interaction: discord.Interaction, title: app_commands.Range[str
     if not is_admin(interaction):
         await private(interaction, t("tournament.create_denied", locale))
         return
-    if deals:
-        await private(interaction, t("tournament.unsupported_deals", locale))
-        return
 
     async def work() -> None:
         service = service_of(interaction.client)
         row = await service.create(interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id, title,
                                    format=format.value if format else "swiss", rounds=rounds,
                                    turn_seconds=float(turn_time or 60), rated=True if rated is None else rated,
-                                   bots_allowed=True if bots_allowed is None else bots_allowed, language=locale)
+                                   bots_allowed=True if bots_allowed is None else bots_allowed, language=locale,
+                                   deals=deals or 0)
         update = TournamentUpdate(row, (), "field", 0, (), ())
         await interaction.response.send_message(embed=message_embed(update), view=message_view(row))
         sent = await interaction.original_response()

@@ -116,6 +116,10 @@ _TABLE: Final = {
     "table.match_score": "نتيجة الصكة",
     "table.score_line": "{team}: {points}",
     "table.target": "اللعب إلى {target}.",
+    # صكة بعدد ثابت من الجولات (R8، دور بطولة من ن جولات)؛ الجولة الملغاة تُحسب.
+    "table.deal_of": "الجولة {n} من {deals}.",
+    "table.deal_playoff": "الجولة {n}: جولة فاصلة، تعادل المجموع بعد الجولة {deals}.",
+    "table.deals_match": "صكة عدد جولاتها {deals}: يفوز صاحب المجموع الأعلى.",
     "table.waiting": "بانتظار اللاعبين: {seated} من 4 جالسون.",
     "table.lobby_started": "بدأت الصكة: تُلعب في الرسائل أدناه.",
     "table.footer": "الطاولة {table}",

@@ -46,7 +46,7 @@ AR_TOURNAMENTS: Final[dict[str, str]] = {
     "opt.rounds.name": "الأدوار",
     "opt.rounds.desc": "عدد الأدوار في النظام السويسري (الافتراضي: لوغاريتم عدد الفرق للأساس ٢)",
     "opt.round_deals.name": "الجولات",
-    "opt.round_deals.desc": "٠: الدور صكة حتى الهدف؛ ن: الدور ن جولات (غير مدعوم بعد: ٠)",
+    "opt.round_deals.desc": "٠: الدور صكة حتى الهدف؛ ن (من ١ إلى ١٦): الدور صكة من ن جولات",
     "opt.rated.name": "مصنفة",
     "opt.rated.desc": "تُحسب صكات البطولة في التصنيف (الافتراضي: نعم)",
     "opt.bots_allowed.name": "البوتات_مسموحة",
@@ -57,6 +57,7 @@ AR_TOURNAMENTS: Final[dict[str, str]] = {
     "tournament.message.format.swiss": "سويسري، {rounds} أدوار",
     "tournament.message.format.swiss_auto": "سويسري، الأدوار حسب عدد الفرق",
     "tournament.message.format.knockout": "خروج المغلوب",
+    "tournament.message.round_deals": "كل دور صكة عدد جولاتها {deals}",
     "tournament.message.status.registering": "التسجيل مفتوح",
     "tournament.message.status.running": "الدور {round} جارٍ",
     "tournament.message.status.paused": "متوقفة بعد الدور {round}",
@@ -92,5 +93,5 @@ AR_TOURNAMENTS: Final[dict[str, str]] = {
     "tournament.finished_posted": "انتهت **{tournament}**: فاز {winner}!",
     "tournament.none": "لم تُقم أي بطولة في هذا السيرفر بعد.",
     "tournament.create_denied": "إنشاء البطولة لمشرفي السيرفر فقط.",
-    "tournament.unsupported_deals": "الأدوار بعدد ثابت من الجولات غير مدعومة بعد؛ اترك الجولات ٠.",
+    "tournament.bad_deals": "عدد جولات الدور من ٠ (صكة حتى الهدف) إلى {most}.",
 }

@@ -124,6 +124,10 @@ _TABLE: Final = {
     "table.match_score": "Match score",
     "table.score_line": "{team}: {points}",
     "table.target": "Playing to {target}.",
+    # A match of a fixed number of deals (R8, a tournament round of N deals); thrown-in hands count.
+    "table.deal_of": "Hand {n} of {deals}.",
+    "table.deal_playoff": "Hand {n}: a play-off, the totals were level after hand {deals}.",
+    "table.deals_match": "A match of {deals} hands: the higher total wins.",
     "table.waiting": "Waiting for players: {seated} of 4 seated.",
     "table.lobby_started": "The match has started: it is played in the messages below.",
     "table.footer": "Table {table}",

@@ -54,6 +54,7 @@ __all__ = ["BOT_TEAM", "TeamRow", "TeamStatus", "TournamentRow", "TournamentServ
 log = logging.getLogger("baloot.tournaments")
 
 MIN_TEAMS = 2
+MAX_DEALS = 16  # the most deals a round of a fixed number of deals may have
 BOT_TEAM = -1  # the bot team that meets a bye team when bots may fill the field
 
 ChannelOpener = Callable[[TournamentRow, int, Pairing], Awaitable[int]]
@@ -94,7 +95,10 @@ class TournamentService:
     # -- creating and registering ----------------------------------------------------------------
     async def create(self, guild_id: int, channel_id: int, creator_id: int, name: str, *, format: str = "swiss",
                      rounds: int | None = None, rules: dict[str, object] | None = None, turn_seconds: float = 60.0,
-                     rated: bool = False, bots_allowed: bool = True, language: str | None = None) -> TournamentRow:
+                     rated: bool = False, bots_allowed: bool = True, language: str | None = None,
+                     deals: int = 0) -> TournamentRow:
+        """``deals``: 0, a round is a match to the target; N, a round is a match of N deals (R8), stored in the
+        tournament's rules (every table of it gets them)."""
         if format not in ("swiss", "knockout"):
             raise TournamentRefusal("tournament.bad_format")
         if rounds is not None and not 1 <= rounds <= 20:
@@ -102,7 +106,9 @@ class TournamentService:
         name = name.strip()[:80]
         if not name:
             raise TournamentRefusal("tournament.bad_name")
-        table_rules = Rules.from_json(dict(rules or {})).to_json()
+        if isinstance(deals, bool) or not 0 <= deals <= MAX_DEALS:
+            raise TournamentRefusal("tournament.bad_deals", most=MAX_DEALS)
+        table_rules = Rules.from_json({**(rules or {}), "deals": deals}).to_json()
         return await self.store.create(guild_id=guild_id, channel_id=channel_id, creator_id=creator_id, name=name,
                                        format=format, rounds=rounds, rules=table_rules, turn_seconds=turn_seconds,
                                        rated=rated, bots_allowed=bots_allowed, language=language)
