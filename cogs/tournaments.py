@@ -139,9 +139,14 @@ class TournamentCog(commands.Cog):
 
     async def cog_load(self) -> None:
         runtime = runtime_of(self.bot)
-        service = TournamentService(runtime.service, runtime.service.storage, self.open_thread)
+        service = TournamentService(runtime.service, runtime.service.storage, self.open_thread,
+                                    no_show_seconds=runtime.no_show_seconds)
         service.listeners.append(self.on_update)
         self.service = service
+
+    async def cog_unload(self) -> None:
+        if self.service is not None:
+            await self.service.close()  # the no-show watches; set again from the stored times on the next start
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

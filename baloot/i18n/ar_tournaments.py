@@ -33,6 +33,7 @@ AR_TOURNAMENTS: Final[dict[str, str]] = {
     "tournament.standings.next": "الجولة {round}",
     "tournament.standings.bye": "استراحة",
     "tournament.standings.bots": "بوتات",
+    "tournament.standings.forfeits": "خسارة بالغياب ×{count}",
     "cmd.tournament.name": "بطولة",
     "cmd.tournament.desc": "نظّم بطولة بالنظام السويسري أو بخروج المغلوب في هذا السيرفر",
     "cmd.tournament.create.name": "إنشاء",

@@ -350,6 +350,9 @@ _NOTICES: Final = {
     "notice.ended_empty_match": ("The table was closed: {name}, the last person at it, left during the match, "
                                  "which is recorded as abandoned."),
     "notice.ended_empty_nobody": "The table was closed: no one was left at it.",
+    # A tournament team that never showed (docs/tournaments.md): {names} are its players' mentions.
+    "notice.ended_forfeit": ("The table was closed: {names} did not play a single turn themselves in time "
+                             "and forfeit this round."),
     "notice.left_closed": "{name} left the table. No one else was seated, so it is closed.",
     "notice.left_closed_match": ("{name} left the table. No one else was seated, so it is closed and its match "
                                  "is recorded as abandoned."),

@@ -35,6 +35,7 @@ EN_TOURNAMENTS: Final[dict[str, str]] = {
     "tournament.standings.next": "Round {round}",
     "tournament.standings.bye": "bye",
     "tournament.standings.bots": "Bots",
+    "tournament.standings.forfeits": "forfeit ×{count}",
     # Commands (the tournament group's names are read with their parent: cogs/translator.py).
     "cmd.tournament.name": "tournament",
     "cmd.tournament.desc": "Run a Swiss or knockout tournament in this server",

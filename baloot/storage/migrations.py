@@ -428,6 +428,12 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         CREATE UNIQUE INDEX quick_reports_once ON quick_reports (table_id, reporter_id, reported_id)
         """,
     ),
+    (
+        13,
+        """
+        ALTER TABLE tournament_tables ADD COLUMN forfeit INTEGER NOT NULL DEFAULT 0 CHECK (forfeit BETWEEN 0 AND 3)
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (rebuilt from the records at will),
@@ -446,7 +452,9 @@ tables of each round with their results, each team's result on each duplicate de
 11 game reviews (:mod:`.reviews`): each finished hand's review as the reviewer's JSON, keyed by hand and
 reviewer version, and each seat's accuracy in a reviewed match (with its player, for their stats).;
 12 quick match (:mod:`.quick`): the queue shared by every process (one row per waiting user), each quick-match
-player's own server (their statistics go there) and the reports of players at quick-match tables."""
+player's own server (their statistics go there) and the reports of players at quick-match tables;
+13 a tournament table's forfeit (``tournament_tables.forfeit``: 1 the first-listed team never showed, 2 the
+second, 3 both; docs/tournaments.md)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 
