@@ -113,6 +113,9 @@ async def test_a_team_that_never_acts_forfeits_and_its_table_closes(database: st
                     with contextlib.suppress(Exception):  # the turn moved on meanwhile
                         await play_one(tables, spot.table_id, rng)
                 await asyncio.sleep(0.01)
+        async with asyncio.timeout(5):  # stored, then the table closes, then the round advances
+            while (row := await service.store.tournament(tid)) is not None and row.status != TournamentStatus.FINISHED:
+                await asyncio.sleep(0.01)
         done = (await service.store.tables(tid, 1))[0]
         assert (done.forfeit, done.first_points, done.second_points) == (FORFEIT_SECOND, 1.0, 0.0)
         assert await service.store.acted(spot.table_id, present, float("inf")), "the first team did play"
@@ -121,9 +124,6 @@ async def test_a_team_that_never_acts_forfeits_and_its_table_closes(database: st
             tables.table_by_id(spot.table_id)
         [closing] = [e for e in ended if e.table_id == spot.table_id]
         assert closing.reason == EndReason.FORFEIT and closing.absent == absent
-        async with asyncio.timeout(5):  # the round advances right after the table closed
-            while (row := await service.store.tournament(tid)) is not None and row.status != TournamentStatus.FINISHED:
-                await asyncio.sleep(0.01)
         assert row is not None and row.winner_team == spot.first_team
         _, lines, _ = await service.standings(tid)
         forfeits = {line.team: (line.points, line.forfeits) for line in lines}
@@ -156,6 +156,9 @@ async def test_the_no_show_clock_survives_a_restart(database: str | Path) -> Non
             while (await service.store.tables(tid, 1))[0].first_points is None:
                 await asyncio.sleep(0.02)
         assert time.monotonic() - started < 1.0, "the clock was not reset by the restart"
+        async with asyncio.timeout(5):  # stored, then the table closes, then the round advances
+            while (row := await service.store.tournament(tid)) is not None and row.status != TournamentStatus.FINISHED:
+                await asyncio.sleep(0.01)
         done = (await service.store.tables(tid, 1))[0]
         assert (done.forfeit, done.first_points, done.second_points) == (FORFEIT_FIRST | FORFEIT_SECOND, 0.0, 0.0)
         assert [e.reason for e in ended] == [EndReason.FORFEIT]
