@@ -310,6 +310,9 @@ class TournamentService:
         spot = await self.store.table_by_id(table_id)
         if spot is None or spot.first_points is not None:
             return 0
+        row = await self.store.tournament(spot.tournament_id)
+        if row is None or row.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
+            return 0  # ended by the organiser: its tables play on, nobody forfeits
         teams = {t.id: t for t in await self.store.teams(spot.tournament_id)}
         forfeit, absent = 0, []
         for bit, team_id in ((FORFEIT_FIRST, spot.first_team), (FORFEIT_SECOND, spot.second_team)):

@@ -168,3 +168,19 @@ async def test_the_no_show_clock_survives_a_restart(database: str | Path) -> Non
         await service.close()
         await tables.close()
         await storage.close()
+
+
+async def test_nobody_forfeits_in_a_tournament_the_organiser_ended(database: str | Path) -> None:
+    threads = Threads()
+    storage, tables, service, ended = await open_no_show(database, threads, 600.0)
+    try:
+        tid, spot = await two_teams(service, turn_seconds=600)
+        assert spot.table_id is not None
+        await service.end(tid, ADMIN)
+        assert await service.check_no_show(spot.table_id, time.time()) == 0
+        assert tables.table_by_id(spot.table_id) is not None and not ended
+        assert (await service.store.tables(tid, 1))[0].first_points is None
+    finally:
+        await service.close()
+        await tables.close()
+        await storage.close()
