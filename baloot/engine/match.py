@@ -1,4 +1,5 @@
-"""A match (R8): hands in sequence until a team reaches the target, and its record (R10)."""
+"""A match (R8): hands in sequence until a team reaches the target (or a fixed number of deals), and its
+record (R10)."""
 
 from __future__ import annotations
 
