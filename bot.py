@@ -139,6 +139,7 @@ class BalootClient(_Client):
         runtime = Runtime(
             self, service, ShownTables(), Languages(service, self, settings.default_language),
             pictures=settings.table_pictures, reviews=reviews, quick_invite_seconds=settings.quick_invite_seconds,
+            no_show_seconds=60.0 * settings.tournament_no_show_minutes,
             activity=bool(settings.web_port and settings.client_secret),
         )
         self.runtime = runtime

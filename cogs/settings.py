@@ -32,6 +32,7 @@ class Settings:
     ping_delay_seconds: float = 20.0  # a human's turn pings them after this long; 0: at once
     quick_bots_seconds: int = 45  # quick match: "Play now with bots" is offered after this long in the queue
     quick_invite_seconds: int = 120  # quick match: how long a partner has to accept an invitation
+    tournament_no_show_minutes: float = 10.0  # TOURNAMENT_NO_SHOW_MINUTES: a team that never acts by then forfeits
     lease_seconds: int = 30  # LEASE_SECONDS: a sharded process's lease lasts this long unrenewed
     requests_per_second: int | None = None  # BOT_REQUESTS_PER_SECOND: bot-token pace (None: the shards' share)
     table_pictures: str = "channel"  # TABLE_PICTURES: "channel" (the table message), "all" (and private views), "off"
@@ -117,6 +118,20 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
         raise ConfigError(f"{name} must be a whole number") from None
     if not low <= value <= high:
         raise ConfigError(f"{name} must be between {low} and {high}")
+    return value
+
+
+def _minutes(env: Mapping[str, str], name: str, default: float, high: float) -> float:
+    """A number of minutes, fractions allowed, from 0 to ``high``."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of minutes") from None
+    if not 0 <= value <= high:  # also refuses nan
+        raise ConfigError(f"{name} must be between 0 and {high:g}")
     return value
 
 
@@ -250,6 +265,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         ping_delay_seconds=ping,
         quick_bots_seconds=_int(env, "QUICK_BOTS_SECONDS", 45, 0, 600),
         quick_invite_seconds=_int(env, "QUICK_INVITE_SECONDS", 120, 1, 900),
+        tournament_no_show_minutes=_minutes(env, "TOURNAMENT_NO_SHOW_MINUTES", 10.0, 1440.0),
         ai_workers=_int(env, "AI_WORKERS", 1, 0, 16),
         requests_per_second=_int(env, "BOT_REQUESTS_PER_SECOND", 0, 0, 10_000) or None,
         lease_seconds=_int(env, "LEASE_SECONDS", 30, 3, 600),

@@ -81,6 +81,9 @@ def message_embed(update: TournamentUpdate) -> discord.Embed:
         kind = t("tournament.message.format.swiss", locale, rounds=row.rounds)
     else:
         kind = t("tournament.message.format.swiss_auto", locale)
+    deals = row.rules.get("deals")
+    if isinstance(deals, int) and deals > 0:
+        kind += " · " + t("tournament.message.round_deals", locale, deals=deals)
     teams = {team.id: team for team in update.teams}
     winner = team_name(teams.get(row.winner_team or 0), locale)
     status = t(f"tournament.message.status.{row.status.value}", locale, round=row.current_round, winner=winner)
@@ -140,9 +143,14 @@ class TournamentCog(commands.Cog):
 
     async def cog_load(self) -> None:
         runtime = runtime_of(self.bot)
-        service = TournamentService(runtime.service, runtime.service.storage, self.open_thread)
+        service = TournamentService(runtime.service, runtime.service.storage, self.open_thread,
+                                    no_show_seconds=runtime.no_show_seconds)
         service.listeners.append(self.on_update)
         self.service = service
+
+    async def cog_unload(self) -> None:
+        if self.service is not None:
+            await self.service.close()  # the no-show watches; set again from the stored times on the next start
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -411,12 +419,11 @@ async def create(interaction: discord.Interaction, title: app_commands.Range[str
                 if role_id is None:
                     raise TournamentRefusal("tournament.create_denied")
                 raise TournamentRefusal("tournament.create_denied_role", role=f"<@&{role_id}>")
-        if deals:
-            raise TournamentRefusal("tournament.unsupported_deals")
         row = await service.create(interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id, title,
                                    format=format.value if format else "swiss", rounds=rounds,
                                    turn_seconds=float(turn_time or 60), rated=True if rated is None else rated,
-                                   bots_allowed=True if bots_allowed is None else bots_allowed, language=locale)
+                                   bots_allowed=True if bots_allowed is None else bots_allowed, language=locale,
+                                   deals=deals or 0)
         update = TournamentUpdate(row, (), "field", 0, (), ())
         await interaction.response.send_message(embed=message_embed(update), view=message_view(row))
         sent = await interaction.original_response()

@@ -1,4 +1,5 @@
-"""A match (R8): hands in sequence until a team reaches the target, and its record (R10)."""
+"""A match (R8): hands in sequence until a team reaches the target (or a fixed number of deals), and its
+record (R10)."""
 
 from __future__ import annotations
 
@@ -88,17 +89,21 @@ class Match:
             self._settle(hand)
 
     def _settle(self, hand: Hand) -> None:
-        """R8: add the hand's score; a team at the target with more points wins."""
+        """R8: add the hand's score; a team at the target with more points wins. A match of ``rules.deals``
+        deals ends after that many hands, thrown-in ones included, with the higher total; level totals play
+        one more hand at a time until they differ. A Gahwa won wins at once either way."""
         result = hand.result
-        if result is None:
-            return
-        if result.gahwa_winner is not None:
-            self.winner = result.gahwa_winner
-            return
-        self.score[0] += result.score[0]
-        self.score[1] += result.score[1]
+        if result is not None:
+            if result.gahwa_winner is not None:
+                self.winner = result.gahwa_winner
+                return
+            self.score[0] += result.score[0]
+            self.score[1] += result.score[1]
         a, b = self.score
-        if max(a, b) >= self.rules.target and a != b:
+        if self.rules.deals:
+            if len(self.hands) >= self.rules.deals and a != b:
+                self.winner = 0 if a > b else 1
+        elif max(a, b) >= self.rules.target and a != b:
             self.winner = 0 if a > b else 1
 
     # -- records (R10) -------------------------------------------------------------

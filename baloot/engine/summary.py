@@ -133,12 +133,14 @@ def summarize_hand(hand: Hand) -> HandSummary:
 @quick_init
 @dataclass(frozen=True, slots=True)
 class MatchSummary:
-    """A match so far (R8): each hand's summary, the score, the winner and the target."""
+    """A match so far (R8): each hand's summary, the score, the winner and the target; ``deals``: the number
+    of deals of a match of fixed length (R8), 0 for a match to the target."""
 
     hands: tuple[HandSummary, ...]
     score: tuple[int, int]
     winner: int | None
     target: int
+    deals: int = 0
 
     def score_after(self, index: int) -> tuple[int, int]:
         """The match score after hands ``0 .. index`` (from the hands' own scores, R8)."""
@@ -157,4 +159,5 @@ def summarize_match(match: Match, finished: tuple[HandSummary, ...] = ()) -> Mat
     """The summary of ``match``; ``finished``: summaries already made of its first hands (kept as they are)."""
     kept = finished[: len(match.hands)]
     hands = kept + tuple(summarize_hand(h) for h in match.hands[len(kept):])
-    return MatchSummary(hands, (match.score[0], match.score[1]), match.winner, match.rules.target)
+    return MatchSummary(hands, (match.score[0], match.score[1]), match.winner, match.rules.target,
+                        match.rules.deals)

@@ -116,6 +116,10 @@ _TABLE: Final = {
     "table.match_score": "نتيجة الصكة",
     "table.score_line": "{team}: {points}",
     "table.target": "اللعب إلى {target}.",
+    # صكة بعدد ثابت من الجولات (R8، دور بطولة من ن جولات)؛ الجولة الملغاة تُحسب.
+    "table.deal_of": "الجولة {n} من {deals}.",
+    "table.deal_playoff": "الجولة {n}: جولة فاصلة، تعادل المجموع بعد الجولة {deals}.",
+    "table.deals_match": "صكة عدد جولاتها {deals}: يفوز صاحب المجموع الأعلى.",
     "table.waiting": "بانتظار اللاعبين: {seated} من 4 جالسون.",
     "table.lobby_started": "بدأت الصكة: تُلعب في الرسائل أدناه.",
     "table.footer": "الطاولة {table}",
@@ -327,6 +331,8 @@ _NOTICES: Final = {
     "notice.ended_empty": "أُغلقت الطاولة بعد مغادرة {name}، ولم يبقَ فيها أحد.",
     "notice.ended_empty_match": "أُغلقت الطاولة بعد مغادرة {name}، آخر من كان فيها، أثناء الصكة؛ وسُجّلت الصكة متروكة.",
     "notice.ended_empty_nobody": "أُغلقت الطاولة: لم يبقَ فيها أحد.",
+    # فريق بطولة لم يحضر (docs/tournaments.md): {names} إشارات لاعبيه.
+    "notice.ended_forfeit": "أُغلقت الطاولة: لم يقم {names} بأي حركة بأنفسهم في الوقت المحدد، فخسروا هذا الدور بالغياب.",
     "notice.left_closed": "بعد مغادرة {name} لم يبقَ أحد على الطاولة، فأُغلقت.",
     "notice.left_closed_match": "بعد مغادرة {name} لم يبقَ أحد على الطاولة، فأُغلقت وسُجّلت الصكة متروكة.",
     "notice.left_closed_bots": "بعد مغادرة {name} لم يبقَ على الطاولة إلا البوتات، فأُغلقت.",

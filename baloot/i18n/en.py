@@ -124,6 +124,10 @@ _TABLE: Final = {
     "table.match_score": "Match score",
     "table.score_line": "{team}: {points}",
     "table.target": "Playing to {target}.",
+    # A match of a fixed number of deals (R8, a tournament round of N deals); thrown-in hands count.
+    "table.deal_of": "Hand {n} of {deals}.",
+    "table.deal_playoff": "Hand {n}: a play-off, the totals were level after hand {deals}.",
+    "table.deals_match": "A match of {deals} hands: the higher total wins.",
     "table.waiting": "Waiting for players: {seated} of 4 seated.",
     "table.lobby_started": "The match has started: it is played in the messages below.",
     "table.footer": "Table {table}",
@@ -346,6 +350,9 @@ _NOTICES: Final = {
     "notice.ended_empty_match": ("The table was closed: {name}, the last person at it, left during the match, "
                                  "which is recorded as abandoned."),
     "notice.ended_empty_nobody": "The table was closed: no one was left at it.",
+    # A tournament team that never showed (docs/tournaments.md): {names} are its players' mentions.
+    "notice.ended_forfeit": ("The table was closed: {names} did not play a single turn themselves in time "
+                             "and forfeit this round."),
     "notice.left_closed": "{name} left the table. No one else was seated, so it is closed.",
     "notice.left_closed_match": ("{name} left the table. No one else was seated, so it is closed and its match "
                                  "is recorded as abandoned."),

@@ -39,6 +39,7 @@ EN_TOURNAMENTS: Final[dict[str, str]] = {
     "tournament.standings.next": "Round {round}",
     "tournament.standings.bye": "bye",
     "tournament.standings.bots": "Bots",
+    "tournament.standings.forfeits": "forfeit ×{count}",
     # Commands (the tournament group's names are read with their parent: cogs/translator.py).
     "cmd.tournament.name": "tournament",
     "cmd.tournament.desc": "Run a Swiss or knockout tournament in this server",
@@ -57,7 +58,7 @@ EN_TOURNAMENTS: Final[dict[str, str]] = {
     "opt.rounds.name": "rounds",
     "opt.rounds.desc": "Swiss rounds (default: log2 of the number of teams)",
     "opt.round_deals.name": "deals",
-    "opt.round_deals.desc": "0: a round is a match to the target; N: a round is N deals (not yet supported: 0)",
+    "opt.round_deals.desc": "0: a round is a match to the target; N (1 to 16): a round is a match of N deals",
     "opt.rated.name": "rated",
     "opt.rated.desc": "Rate the tournament's matches (default: yes)",
     "opt.bots_allowed.name": "bots_allowed",
@@ -69,6 +70,7 @@ EN_TOURNAMENTS: Final[dict[str, str]] = {
     "tournament.message.format.swiss": "Swiss, {rounds} rounds",
     "tournament.message.format.swiss_auto": "Swiss, log2(teams) rounds",
     "tournament.message.format.knockout": "Knockout",
+    "tournament.message.round_deals": "each round a match of {deals} hands",
     "tournament.message.status.registering": "Registration open",
     "tournament.message.status.running": "Round {round} playing",
     "tournament.message.status.paused": "Paused after round {round}",
@@ -105,5 +107,5 @@ EN_TOURNAMENTS: Final[dict[str, str]] = {
     "tournament.finished_posted": "**{tournament}** is over: {winner} won!",
     "tournament.none": "No tournament has been run in this server yet.",
     "tournament.create_denied": "Only a server admin can create a tournament.",
-    "tournament.unsupported_deals": "Rounds of a fixed number of deals are not supported yet; leave deals at 0.",
+    "tournament.bad_deals": "A round has 0 (a match to the target) to {most} deals.",
 }

@@ -36,6 +36,15 @@ def pair_lines(info: RenderInfo, values: list[int] | tuple[int, int], locale: st
                      for i in order)
 
 
+def goal_line(sheet: MatchSummary, index: int, locale: str) -> str:
+    """What ends the match (R8): "Playing to 152.", or for a match of a fixed number of deals the deal
+    ``index`` is ("Deal 2 of 4.", or a play-off deal after level totals)."""
+    if not sheet.deals:
+        return t("table.target", locale, target=sheet.target)
+    key = "table.deal_of" if index < sheet.deals else "table.deal_playoff"
+    return t(key, locale, n=index + 1, deals=sheet.deals)
+
+
 def _field(name: str, value: str, inline: bool = False) -> dict[str, Any]:
     return {"name": name, "value": clip(value, FIELD_VALUE), "inline": inline}
 
@@ -98,7 +107,7 @@ def compact_result_embed(
     fields = [
         _field(t("result.score", locale), pair_lines(info, hand.score, locale), True),
         _field(t("result.match_score", locale, n=index + 1), pair_lines(info, sheet.score_after(index), locale)
-               + "\n" + t("table.target", locale, target=sheet.target), True),
+               + "\n" + goal_line(sheet, index, locale), True),
     ]
     claim = None if view is None else sawa_field(info, view, locale)
     if claim is not None:
@@ -191,8 +200,10 @@ def sheet_embed(info: RenderInfo, summary: MatchSummary, locale: str, budget: in
                 viewer: int | None = None) -> dict[str, Any]:
     """The score sheet of every hand, and the winner once the match is over (R8).
     """
-    embed: dict[str, Any] = {"title": t("sheet.title", locale), "color": GREEN,
-                             "description": sheet_text(info, summary, locale, budget, viewer)}
+    text = sheet_text(info, summary, locale, budget, viewer)
+    if summary.deals:
+        text = clip(t("table.deals_match", locale, deals=summary.deals) + "\n" + text, budget)
+    embed: dict[str, Any] = {"title": t("sheet.title", locale), "color": GREEN, "description": text}
     winner = summary.winner
     if winner is not None:
         embed["title"] = t(team_key(info, winner, "match.winner_title"), locale, team=team_label(info, winner, locale))

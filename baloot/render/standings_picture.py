@@ -70,7 +70,10 @@ def render_standings(name: str, round_no: int, final: bool, lines: Sequence[Stan
             draw.rectangle((8, y, WIDTH - 8, y + ROW), fill=STRIPE)
         mid = y + ROW / 2
         colour = GOLD if line.place == 1 else INK
-        values = [str(line.place), _fit(team_names.get(line.team, str(line.team)), body, 330),
+        team = team_names.get(line.team, str(line.team))
+        if line.forfeits:  # the rounds it lost by never showing (docs/tournaments.md)
+            team += " · " + t("tournament.standings.forfeits", locale, count=line.forfeits)
+        values = [str(line.place), _fit(team, body, 330),
                   f"{line.points:g}", f"{line.matchpoint_pct:.1f}", f"{line.buchholz:g}"]
         for (_, at, anchor), value in zip(cols, values, strict=True):
             px, a = x(at, anchor)

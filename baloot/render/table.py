@@ -22,7 +22,7 @@ from .components import PRIMARY, SECONDARY, SUCCESS, button, rows
 from .custom_ids import BOT_LEVEL_NAMES, LobbyId, ReviewId, encode_quick_id, encode_result_id, encode_table_id
 from .limits import DESCRIPTION, EMBED_TOTAL, FIELD_VALUE, clip
 from .model import Payload, RenderInfo
-from .result import breakdown_embed, compact_result_embed, pair_lines, sheet_embed, team_label
+from .result import breakdown_embed, compact_result_embed, goal_line, pair_lines, sheet_embed, team_label
 from .sections import (
     baloot_line,
     bid_lines,
@@ -121,7 +121,7 @@ def table_embed(info: RenderInfo, view: PublicView, sheet: MatchSummary, index: 
               tricks=count("tricks", view.tricks_won[team], locale),
               points=count("points", view.card_points[team], locale)) for team in (0, 1))),
         _field(t("table.match_score", locale), pair_lines(info, sheet.score_after(index), locale) + "\n"
-               + t("table.target", locale, target=sheet.target), True),
+               + goal_line(sheet, index, locale), True),
     ]
     return {
         "title": t("table.title", locale, n=index + 1),
@@ -169,7 +169,7 @@ def _pictured_embed(info: RenderInfo, view: PublicView, sheet: MatchSummary, ind
             t("table.tricks_line", locale, team=team_label(info, team, locale),
               tricks=count("tricks", view.tricks_won[team], locale),
               points=count("points", view.card_points[team], locale)) for team in (0, 1)), locale)),
-        _field(t("table.match_score", locale), f"{score}\n{t('table.target', locale, target=sheet.target)}"),
+        _field(t("table.match_score", locale), f"{score}\n{goal_line(sheet, index, locale)}"),
     ]
     return {
         "title": t("table.title", locale, n=index + 1),
@@ -262,7 +262,9 @@ def render_lobby(info: RenderInfo, rules: Rules, locale: str | None = None, *, s
         description = [closed]
     else:
         waiting = t("table.lobby_started", loc) if started else t("table.waiting", loc, seated=info.seated)
-        description = [waiting, t("table.target", loc, target=rules.target)]
+        goal = (t("table.deals_match", loc, deals=rules.deals) if rules.deals
+                else t("table.target", loc, target=rules.target))
+        description = [waiting, goal]
     notice = notice_text(info.notice, info, loc)
     if notice is not None:
         description.append(notice)

@@ -436,6 +436,12 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         CREATE INDEX tournament_players_by_user ON tournament_players (user_id)
         """,
     ),
+    (
+        14,
+        """
+        ALTER TABLE tournament_tables ADD COLUMN forfeit INTEGER NOT NULL DEFAULT 0 CHECK (forfeit BETWEEN 0 AND 3)
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (rebuilt from the records at will),
@@ -457,7 +463,9 @@ reviewer version, and each seat's accuracy in a reviewed match (with its player,
 player's own server (their statistics go there) and the reports of players at quick-match tables;
 13 tournament organisers and boards: ``guild_settings.organiser_role``, the role whose members may create and
 run tournaments besides the server's admins (None: admins only), and the indexes that read a server's
-tournaments and a player's tournaments (``/baloot stats``, the tournaments leaderboard)."""
+tournaments and a player's tournaments (``/baloot stats``, the tournaments leaderboard);
+14 a tournament table's forfeit (``tournament_tables.forfeit``: 1 the first-listed team never showed, 2 the
+second, 3 both; docs/tournaments.md)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 

@@ -6,6 +6,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+FORFEIT_FIRST = 1  # tournament_tables.forfeit: the first-listed team never showed
+FORFEIT_SECOND = 2  # the second-listed team never showed (both: 3)
+
 
 class TournamentStatus(StrEnum):
     REGISTERING = "registering"
@@ -72,3 +75,4 @@ class TournamentTableRow:
     second_points: float | None
     first_score: int
     second_score: int
+    forfeit: int = 0  # FORFEIT_FIRST / FORFEIT_SECOND bits: the team(s) that never showed (docs/tournaments.md)

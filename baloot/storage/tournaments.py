@@ -13,7 +13,15 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from .database import Connection, Database, Row
-from .tournament_rows import TeamRow, TeamStatus, TournamentRow, TournamentStatus, TournamentTableRow
+from .tournament_rows import (
+    FORFEIT_FIRST,
+    FORFEIT_SECOND,
+    TeamRow,
+    TeamStatus,
+    TournamentRow,
+    TournamentStatus,
+    TournamentTableRow,
+)
 
 
 def _tournament(row: Row) -> TournamentRow:
@@ -34,7 +42,7 @@ def _team(row: Row) -> TeamRow:
 def _table(row: Row) -> TournamentTableRow:
     return TournamentTableRow(row["tournament_id"], row["round_no"], row["table_no"], row["first_team"],
                               row["second_team"], row["table_id"], row["first_points"], row["second_points"],
-                              row["first_score"], row["second_score"])
+                              row["first_score"], row["second_score"], row["forfeit"])
 
 
 class TournamentStore:
@@ -212,6 +220,34 @@ class TournamentStore:
                 return False
             await _insert_deals(db, tournament_id, round_no, deals)
         return True
+
+    async def set_forfeit(self, tournament_id: int, round_no: int, table_no: int, forfeit: int) -> bool:
+        """A table's result by forfeit (``forfeit``: FORFEIT_FIRST, FORFEIT_SECOND or both, the teams that never
+        showed): a team that showed wins the round, one that did not loses it; no score, no deal compared. Once;
+        False if the table's result is already in."""
+        first = 0.0 if forfeit & FORFEIT_FIRST else 1.0
+        second = 0.0 if forfeit & FORFEIT_SECOND else 1.0
+        async with self.db.transaction() as db:
+            changed = await db.execute(
+                """UPDATE tournament_tables SET first_points = ?, second_points = ?, forfeit = ?
+                   WHERE tournament_id = ? AND round_no = ? AND table_no = ? AND first_points IS NULL""",
+                (first, second, forfeit, tournament_id, round_no, table_no))
+        return changed == 1
+
+    async def opened_at(self, table_id: int) -> float | None:
+        """When a table was opened (stored: a restart does not reset a no-show clock)."""
+        row = await self.db.fetch_one("SELECT created_at FROM tables WHERE id = ?", (table_id,))
+        return None if row is None else float(row["created_at"])
+
+    async def acted(self, table_id: int, users: Sequence[int], until: float) -> set[int]:
+        """The ``users`` who made an action of their own at a table by ``until`` (not one auto-played for them)."""
+        if not users:
+            return set()
+        marks = ", ".join("?" for _ in users)
+        rows = await self.db.fetch_all(
+            f"""SELECT DISTINCT by_user_id FROM actions WHERE table_id = ? AND auto = 0 AND created_at <= ?
+                AND by_user_id IN ({marks})""", (table_id, until, *users))
+        return {int(r["by_user_id"]) for r in rows}
 
     async def finish_round(self, tournament_id: int, round_no: int) -> bool:
         async with self.db.transaction() as db:

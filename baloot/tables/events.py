@@ -31,6 +31,7 @@ class EndReason(StrEnum):
     ADMIN = "admin"
     VOTE = "vote"
     EMPTY = "empty"  # every human left
+    FORFEIT = "forfeit"  # a tournament team never showed (docs/tournaments.md): its round is forfeited
 
 
 @quick_init
@@ -183,7 +184,8 @@ class EndVoteCast(TableEvent):
 class TableEnded(TableEvent):
     """The table closed (not by the match's end: that is :class:`MatchFinished`). ``by_user_id``: who closed it
     (the last voter of a vote, the last person to leave); ``votes`` of ``needed``: the vote that closed it.
-    ``abandoned``: a match was under way, and is stored as abandoned."""
+    ``abandoned``: a match was under way, and is stored as abandoned. ``absent``: for a forfeit, the players
+    of the team (or teams) that never showed."""
 
     reason: EndReason
     by_user_id: int | None
@@ -191,6 +193,7 @@ class TableEnded(TableEvent):
     votes: int = 0
     needed: int = 0
     abandoned: bool = False
+    absent: tuple[int, ...] = ()
 
 
 @quick_init

@@ -146,7 +146,9 @@ class GameplayOps(ServiceBase):
         """The match so far at a channel's table: each hand's summary and the score (R8)."""
         table = self._in_channel(channel_id)
         sheet = self.snapshot(table.id).sheet
-        return sheet if sheet is not None else MatchSummary((), (0, 0), None, table.rules.target)
+        if sheet is not None:
+            return sheet
+        return MatchSummary((), (0, 0), None, table.rules.target, table.rules.deals)
 
     def public_view(self, table_id: int) -> PublicView | None:
         """What everyone may see of the current hand (R2-R8's public facts)."""

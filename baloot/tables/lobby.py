@@ -21,6 +21,7 @@ from .errors import (
     AlreadySeated,
     BadOption,
     LastPlayer,
+    NoTableHere,
     NotAllowed,
     SeatTaken,
     TableElsewhere,
@@ -366,8 +367,21 @@ class LobbyOps(ServiceBase):
                 raise
             return EndResult(True, len(table.end_votes), needed, by_vote=reason == EndReason.VOTE)
 
+    async def close_forfeit(self, table_id: int, absent: tuple[int, ...]) -> bool:
+        """Close a tournament table whose team (``absent``: its players) never showed; the match under way is
+        stored as abandoned. False when the table is no longer live (its match ended meanwhile)."""
+        try:
+            table = self._by_id(table_id)
+        except NoTableHere:
+            return False
+        async with table.lock:
+            if not table.status.live:
+                return False
+            await self._close(table, TableStatus.ENDED, EndReason.FORFEIT, None, absent=absent)
+            return True
+
     async def _close(self, table: LiveTable, status: TableStatus, reason: EndReason, by_user_id: int | None,
-                     *, needed: int = 0) -> None:
+                     *, needed: int = 0, absent: tuple[int, ...] = ()) -> None:
         """Under the lock: store the closing (with an abandoned result if a match was under way)."""
         match = table.match
         result = None
@@ -387,6 +401,7 @@ class LobbyOps(ServiceBase):
                 votes=len(table.end_votes) if reason == EndReason.VOTE else 0,
                 needed=needed,
                 abandoned=result is not None,
+                absent=absent,
             )
         )
 

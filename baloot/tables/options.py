@@ -1,4 +1,4 @@
-"""Table options: the R9 variants, the match target (R8) and the turn time, validated.
+"""Table options: the R9 variants, the match target or number of deals (R8) and the turn time, validated.
 
 Bad values raise :class:`BadOption` with a message that says what is allowed.
 """
@@ -15,6 +15,8 @@ from .errors import BadOption
 
 LANGUAGES: Final = ("en", "ar")
 TARGET_RANGE: Final = (1, 1000)
+DEALS_RANGE: Final = (0, 32)
+"""A match of a fixed number of deals (R8): 0 (a match to the target) to 32 deals."""
 TURN_SECONDS_RANGE: Final = (5.0, 600.0)
 """The turn times a table may have; the service can be given a wider range (tests)."""
 
@@ -37,6 +39,9 @@ def table_rules(options: Rules | Mapping[str, object] | None) -> Rules:
     low, high = TARGET_RANGE
     if not low <= rules.target <= high:
         raise BadOption(f"The match target must be a whole number from {low} to {high}.")
+    low, high = DEALS_RANGE
+    if not low <= rules.deals <= high:
+        raise BadOption(f"The number of deals must be a whole number from {low} to {high} (0: play to the target).")
     return rules
 
 

@@ -8,6 +8,11 @@ closed, the standings computed (:func:`baloot.tournaments.standings`) and the ne
 opened — or the tournament finished. :meth:`resume` after a restart opens the tables a crash left
 unopened and records results a crash left unrecorded, so nothing is lost or done twice.
 
+A team that never shows forfeits: when a table opens, a watch is set for ``no_show_seconds`` after the
+table's stored opening time (so a restart does not reset it). At that time a team neither of whose players
+made a single action themselves at the table (every action of theirs auto-played by the turn timers)
+forfeits the round: the opponents win it, the table closes saying so, the standings count the forfeit.
+
 A bye is a round won; in a Swiss tournament that lets bots fill the field a bye team plays a bot
 team instead (a knockout bye is never played: the top seed's free pass). Concurrent
 presses are safe: one lock per tournament in this process, and the database's keys across processes
@@ -26,7 +31,15 @@ from ..ai.rollout import team_value
 from ..engine.records import match_from_record
 from ..engine.rules import Rules
 from ..storage import Storage, StorageConflict
-from ..storage.tournament_rows import TeamRow, TeamStatus, TournamentRow, TournamentStatus, TournamentTableRow
+from ..storage.tournament_rows import (
+    FORFEIT_FIRST,
+    FORFEIT_SECOND,
+    TeamRow,
+    TeamStatus,
+    TournamentRow,
+    TournamentStatus,
+    TournamentTableRow,
+)
 from ..storage.tournaments import TournamentStore
 from ..tournaments import (
     BYE,
@@ -54,6 +67,8 @@ __all__ = ["BOT_TEAM", "TeamRow", "TeamStatus", "TournamentRow", "TournamentServ
 log = logging.getLogger("baloot.tournaments")
 
 MIN_TEAMS = 2
+MAX_DEALS = 16  # the most deals a round of a fixed number of deals may have
+NO_SHOW_SECONDS = 600.0  # TOURNAMENT_NO_SHOW_MINUTES (10) by default: a team that never acts by then forfeits
 BOT_TEAM = -1  # the bot team that meets a bye team when bots may fill the field
 
 ChannelOpener = Callable[[TournamentRow, int, Pairing], Awaitable[int]]
@@ -76,7 +91,8 @@ class TournamentService:
     """Runs every tournament of this process over the table service."""
 
     def __init__(self, tables: TableService, storage: Storage, open_channel: ChannelOpener, *,
-                 rng: random.Random | None = None, bot_level: str = "normal") -> None:
+                 rng: random.Random | None = None, bot_level: str = "normal",
+                 no_show_seconds: float = NO_SHOW_SECONDS) -> None:
         self.tables = tables
         self.store = TournamentStore(storage.db, storage.clock)
         self.storage = storage
@@ -86,6 +102,8 @@ class TournamentService:
         self.listeners: list[Callable[[TournamentUpdate], Awaitable[None]]] = []
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.no_show_seconds = no_show_seconds
+        self._watches: dict[int, asyncio.Task[None]] = {}  # table id -> its no-show watch
         tables.add_listener(self._on_table_event)
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
@@ -94,7 +112,10 @@ class TournamentService:
     # -- creating and registering ----------------------------------------------------------------
     async def create(self, guild_id: int, channel_id: int, creator_id: int, name: str, *, format: str = "swiss",
                      rounds: int | None = None, rules: dict[str, object] | None = None, turn_seconds: float = 60.0,
-                     rated: bool = False, bots_allowed: bool = True, language: str | None = None) -> TournamentRow:
+                     rated: bool = False, bots_allowed: bool = True, language: str | None = None,
+                     deals: int = 0) -> TournamentRow:
+        """``deals``: 0, a round is a match to the target; N, a round is a match of N deals (R8), stored in the
+        tournament's rules (every table of it gets them)."""
         if format not in ("swiss", "knockout"):
             raise TournamentRefusal("tournament.bad_format")
         if rounds is not None and not 1 <= rounds <= 20:
@@ -102,7 +123,9 @@ class TournamentService:
         name = name.strip()[:80]
         if not name:
             raise TournamentRefusal("tournament.bad_name")
-        table_rules = Rules.from_json(dict(rules or {})).to_json()
+        if isinstance(deals, bool) or not 0 <= deals <= MAX_DEALS:
+            raise TournamentRefusal("tournament.bad_deals", most=MAX_DEALS)
+        table_rules = Rules.from_json({**(rules or {}), "deals": deals}).to_json()
         return await self.store.create(guild_id=guild_id, channel_id=channel_id, creator_id=creator_id, name=name,
                                        format=format, rounds=rounds, rules=table_rules, turn_seconds=turn_seconds,
                                        rated=rated, bots_allowed=bots_allowed, language=language)
@@ -243,6 +266,7 @@ class TournamentService:
                                                  rules=row.rules, turn_seconds=row.turn_seconds,
                                                  language=row.language, deal_seed=seed)
             await self.store.set_table(tournament_id, round_no, table.table_no, info.id)
+            await self._watch(info.id)
 
     def _seats(self, teams: dict[int, TeamRow], pairing: Pairing) -> list[SeatInfo]:
         first_side, _ = team_seats(pairing.table_no)
@@ -257,6 +281,66 @@ class TournamentService:
                 else:
                     seats.append(SeatInfo(seat, user, name or str(user)))
         return seats
+
+    # -- a team that never shows ------------------------------------------------------------------------
+    async def _watch(self, table_id: int) -> None:
+        """Check the table for a team that never showed ``no_show_seconds`` after its stored opening."""
+        if table_id in self._watches or self.no_show_seconds <= 0:
+            return
+        opened = await self.store.opened_at(table_id)
+        if opened is None:
+            return
+        deadline = opened + self.no_show_seconds
+        task = asyncio.create_task(self._no_show_at(table_id, deadline), name=f"tournament-no-show-{table_id}")
+        self._watches[table_id] = task
+        task.add_done_callback(lambda _: self._watches.pop(table_id, None))
+
+    async def _no_show_at(self, table_id: int, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - self.storage.clock()))
+        try:
+            await self.check_no_show(table_id, deadline)
+        except Exception:
+            log.exception("could not check tournament table %s for a team that never showed", table_id)
+
+    async def check_no_show(self, table_id: int, deadline: float) -> int:
+        """At the deadline: each team of the table neither of whose players made an action themselves by then
+        forfeits (both may). Stored first (the round's result), then the table closes saying so, then the round
+        advances. Returns the forfeit (FORFEIT_FIRST / FORFEIT_SECOND bits; 0 when both teams showed or the
+        table's result is already in)."""
+        spot = await self.store.table_by_id(table_id)
+        if spot is None or spot.first_points is not None:
+            return 0
+        row = await self.store.tournament(spot.tournament_id)
+        if row is None or row.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
+            return 0  # ended by the organiser: its tables play on, nobody forfeits
+        teams = {t.id: t for t in await self.store.teams(spot.tournament_id)}
+        forfeit, absent = 0, []
+        for bit, team_id in ((FORFEIT_FIRST, spot.first_team), (FORFEIT_SECOND, spot.second_team)):
+            team = teams.get(team_id)
+            users = [] if team is None else [u for u in (team.player1, team.player2) if u is not None]
+            if users and not await self.store.acted(table_id, users, deadline):  # a bot team always shows
+                forfeit |= bit
+                absent += users
+        if not forfeit:
+            return 0
+        async with self.lock(spot.tournament_id):
+            if await self.storage.result(table_id) is not None:
+                return 0  # the match ended meanwhile: its result counts (recorded by _record)
+            if not await self.store.set_forfeit(spot.tournament_id, spot.round_no, spot.table_no, forfeit):
+                return 0
+            log.info("tournament %s round %s table %s: forfeit %s (never showed: %s)", spot.tournament_id,
+                     spot.round_no, spot.table_no, forfeit, absent)
+            await self.tables.close_forfeit(table_id, tuple(absent))
+            await self._advance(spot.tournament_id, spot.round_no)
+        return forfeit
+
+    async def close(self) -> None:
+        """Stop the no-show watches (shutdown, tests); a restart sets them again from the stored times."""
+        watches = list(self._watches.values())
+        for task in watches:
+            task.cancel()
+        await asyncio.gather(*watches, return_exceptions=True)
+        self._watches.clear()
 
     async def _on_table_event(self, event: TableEvent) -> None:
         """A finished match is recorded in a task of its own: the finished table's emit (its last view, the
@@ -399,7 +483,8 @@ class TournamentService:
         teams = [t for t in await self.store.teams(tournament_id)
                  if t.status in (TeamStatus.ACTIVE, TeamStatus.DROPPED)]
         outcomes = [RoundOutcome(t.round_no, t.first_team, t.second_team if t.second_team != BOT_TEAM else BYE,
-                                 t.first_points, t.second_points or 0.0, t.first_score, t.second_score)
+                                 t.first_points, t.second_points or 0.0, t.first_score, t.second_score,
+                                 bool(t.forfeit & FORFEIT_FIRST), bool(t.forfeit & FORFEIT_SECOND))
                     for t in await self.store.tables(tournament_id) if t.first_points is not None]
         deals = [DealResult(*d) for d in await self.store.deals(tournament_id)]
         return standings([t.id for t in teams], outcomes, matchpoints(deals)), teams
@@ -415,7 +500,13 @@ class TournamentService:
         """After a restart (the table service resumed first): finish what a crash interrupted."""
         resumed = []
         for row in await self.store.live():
-            if row.status != TournamentStatus.RUNNING or not self.tables.holds(row.guild_id):
+            if row.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED) or not self.tables.holds(
+                    row.guild_id):
+                continue
+            for spot in await self.store.tables(row.id, row.current_round):
+                if spot.table_id is not None and spot.first_points is None:
+                    await self._watch(spot.table_id)  # from the stored opening time: the clock is not reset
+            if row.status != TournamentStatus.RUNNING:
                 continue
             for spot in await self.store.tables(row.id, row.current_round):
                 if spot.table_id is not None and spot.first_points is None:

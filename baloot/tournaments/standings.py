@@ -30,6 +30,8 @@ class RoundOutcome:
     second_points: float
     first_score: int = 0  # the match (or deals') points, R7/R8
     second_score: int = 0
+    first_forfeit: bool = False  # the team never showed and lost the round by forfeit (docs/tournaments.md)
+    second_forfeit: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +46,7 @@ class Standing:
     matchpoint_pct: float
     buchholz: float
     score_diff: int
+    forfeits: int = 0  # rounds lost by forfeit (the team never showed)
 
 
 def standings(
@@ -56,12 +59,15 @@ def standings(
     played = dict.fromkeys(teams, 0)
     won = dict.fromkeys(teams, 0)
     diff = dict.fromkeys(teams, 0)
+    forfeits = dict.fromkeys(teams, 0)
     opponents: dict[TeamId, list[TeamId]] = {team: [] for team in teams}
     for o in outcomes:
-        for team, other, pts, mine, theirs in ((o.first, o.second, o.first_points, o.first_score, o.second_score),
-                                               (o.second, o.first, o.second_points, o.second_score, o.first_score)):
+        for team, other, pts, mine, theirs, lost in (
+                (o.first, o.second, o.first_points, o.first_score, o.second_score, o.first_forfeit),
+                (o.second, o.first, o.second_points, o.second_score, o.first_score, o.second_forfeit)):
             if team == BYE or team not in points:
                 continue
+            forfeits[team] += lost
             points[team] += pts
             played[team] += 1
             won[team] += pts == 1.0
@@ -83,5 +89,5 @@ def standings(
     for i, team in enumerate(ranked):
         place = lines[-1].place if lines and keys[ranked[i - 1]] == keys[team] else i + 1
         lines.append(Standing(place, team, points[team], played[team], won[team], pct(team), buchholz(team),
-                              diff[team]))
+                              diff[team], forfeits[team]))
     return lines

@@ -35,7 +35,7 @@ from ..i18n.direction import is_rtl, strip_isolates
 from ..render.adapt import ServiceTableLike, table_info_from
 from ..render.hand_view import action_label
 from ..render.model import RenderInfo
-from ..render.result import winner_line
+from ..render.result import goal_line, winner_line
 from ..render.sections import bid_lines, contract_line, doubling_line, project_lines
 from ..render.text import bot_name, card_text, default_bot_name, sort_cards
 
@@ -185,7 +185,10 @@ def state_frame(
     if extra:
         frame.update(extra)
     if sheet is not None:
-        frame["match"] = {"score": list(sheet.score), "target": sheet.target, "winner": sheet.winner}
+        frame["match"] = {"score": list(sheet.score), "target": sheet.target, "winner": sheet.winner,
+                          "deals": sheet.deals}
+        if sheet.deals and hand_no is not None:  # a match of N deals (R8): "Hand 2 of 4."
+            frame["goal"] = goal_line(sheet, hand_no, loc)
     if view is None or hand_no is None:
         return frame
     own = view if isinstance(view, SeatView) else None

@@ -231,6 +231,8 @@ def closing_notice(event: TableEnded, info: TableInfo) -> Notice:
     or that its last person left."""
     if event.reason == EndReason.VOTE:
         return Notice("notice.ended_vote", params=(("votes", event.votes), ("needed", event.needed)))
+    if event.reason == EndReason.FORFEIT:  # a tournament team never showed (docs/tournaments.md)
+        return Notice("notice.ended_forfeit", params=(("names", " & ".join(f"<@{u}>" for u in event.absent)),))
     who = None if event.by_user_id is None else f"<@{event.by_user_id}>"
     if event.reason == EndReason.EMPTY:
         if who is None:

@@ -93,6 +93,7 @@ class Shared:
     reviews: ReviewService | None = None  # the game reviews (baloot.tables.reviews); None: not offered
     activity: bool = False  # the Activity is set up: table messages get an "Open table" button
     quick_invite_seconds: float = 120.0  # QUICK_INVITE_SECONDS: a quick-match partner's time to accept
+    no_show_seconds: float = 600.0  # TOURNAMENT_NO_SHOW_MINUTES × 60: a tournament team never acting forfeits
     carriers: Carriers = field(init=False)
     drawer: PictureWorker = field(init=False)
 

@@ -185,6 +185,7 @@ function drawFacts() {
     }
     facts.append(score);
   }
+  if (state.goal) facts.append(el("div", { class: "fact goal", dir: "auto" }, [state.goal]));
   if (state.last_trick) {
     const last = el("div", { class: "fact last" }, [`${w("last_trick")}: `]);
     for (const played of state.last_trick.cards) last.append(cardFace(played.card, { mini: true }));
