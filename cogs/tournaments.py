@@ -357,20 +357,24 @@ tournament_group = app_commands.Group(name=cmd_str("cmd.tournament.name"), descr
 @tournament_group.command(name=cmd_str("cmd.tournament.create.name"), description=cmd_str("cmd.tournament.create.desc"))
 @app_commands.rename(title=cmd_str("opt.tournament_title.name"), format=cmd_str("opt.format.name"),
                      rounds=cmd_str("opt.rounds.name"), deals=cmd_str("opt.round_deals.name"),
-                     turn_time=cmd_str("opt.turn_time.name"), rated=cmd_str("opt.rated.name"),
+                     target=cmd_str("opt.target.name"), turn_time=cmd_str("opt.turn_time.name"),
+                     rated=cmd_str("opt.rated.name"),
                      bots_allowed=cmd_str("opt.bots_allowed.name"))
 @app_commands.describe(title=cmd_str("opt.tournament_title.desc"), format=cmd_str("opt.format.desc"),
                        rounds=cmd_str("opt.rounds.desc"), deals=cmd_str("opt.round_deals.desc"),
-                       turn_time=cmd_str("opt.turn_time.desc"), rated=cmd_str("opt.rated.desc"),
+                       target=cmd_str("opt.target.desc"), turn_time=cmd_str("opt.turn_time.desc"),
+                       rated=cmd_str("opt.rated.desc"),
                        bots_allowed=cmd_str("opt.bots_allowed.desc"))
 @app_commands.choices(format=FORMAT_CHOICES)
 async def create(interaction: discord.Interaction, title: app_commands.Range[str, 1, 80],
                  format: app_commands.Choice[str] | None = None,
                  rounds: app_commands.Range[int, 1, 20] | None = None,
                  deals: app_commands.Range[int, 0, 16] | None = None,
+                 target: app_commands.Range[int, 1, 1000] | None = None,
                  turn_time: app_commands.Range[int, 10, 600] | None = None,
                  rated: bool | None = None, bots_allowed: bool | None = None) -> None:
-    """A server admin creates a tournament; its message is posted in this channel."""
+    """A server admin creates a tournament; its message is posted in this channel. A round is a match to
+    ``target`` (R9's match target, default 152) at every table."""
     locale = user_locale(interaction)
     if not is_admin(interaction):
         await private(interaction, t("tournament.create_denied", locale))
@@ -383,6 +387,7 @@ async def create(interaction: discord.Interaction, title: app_commands.Range[str
         service = service_of(interaction.client)
         row = await service.create(interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id, title,
                                    format=format.value if format else "swiss", rounds=rounds,
+                                   rules=None if target is None else {"target": target},
                                    turn_seconds=float(turn_time or 60), rated=True if rated is None else rated,
                                    bots_allowed=True if bots_allowed is None else bots_allowed, language=locale)
         update = TournamentUpdate(row, (), "field", 0, (), ())
