@@ -136,7 +136,8 @@ class TournamentCog(commands.Cog):
 
     async def cog_load(self) -> None:
         runtime = runtime_of(self.bot)
-        service = TournamentService(runtime.service, runtime.service.storage, self.open_thread)
+        service = TournamentService(runtime.service, runtime.service.storage, self.open_thread,
+                                    greet=self.ping_players)
         service.listeners.append(self.on_update)
         self.service = service
 
@@ -149,13 +150,17 @@ class TournamentCog(commands.Cog):
                 log.info("resumed tournaments %s", resumed)
 
     async def open_thread(self, row: TournamentRow, round_no: int, pairing: Pairing) -> int:
-        """A public thread of the tournament's channel for one table; its four players pinged there."""
-        locale = language_of(row)
+        """A public thread of the tournament's channel for one table (the service stores it, then
+        :meth:`ping_players`)."""
         name = f"{row.name} · {round_no}.{pairing.table_no + 1}"[:THREAD_NAME_MAX]
         data = await self.bot.http.start_thread_without_message(
             row.channel_id, name=name, auto_archive_duration=ARCHIVE_MINUTES,
             type=discord.ChannelType.public_thread.value, reason="Baloot tournament table")
-        thread_id = int(data["id"])
+        return int(data["id"])
+
+    async def ping_players(self, row: TournamentRow, round_no: int, pairing: Pairing, thread_id: int) -> None:
+        """The table's four players pinged in its thread."""
+        locale = language_of(row)
         assert self.service is not None
         teams = {team.id: team for team in await self.service.store.teams(row.id)}
 
@@ -172,7 +177,6 @@ class TournamentCog(commands.Cog):
                 text, allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
         except discord.HTTPException:
             log.warning("could not ping the players of thread %s", thread_id, exc_info=True)
-        return thread_id
 
     async def on_update(self, update: TournamentUpdate) -> None:
         """Edit the tournament message; after a round (or at the end) post the standings picture."""

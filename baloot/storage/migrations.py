@@ -428,6 +428,15 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         CREATE UNIQUE INDEX quick_reports_once ON quick_reports (table_id, reporter_id, reported_id)
         """,
     ),
+    (
+        13,
+        """
+        ALTER TABLE tournament_tables ADD COLUMN channel_id {ID};
+        ALTER TABLE tournaments ADD COLUMN announced TEXT;
+        UPDATE tournaments SET announced = CASE WHEN status = 'finished' THEN 'finished'
+            ELSE 'round:' || current_round END WHERE status <> 'registering'
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (rebuilt from the records at will),
@@ -446,7 +455,11 @@ tables of each round with their results, each team's result on each duplicate de
 11 game reviews (:mod:`.reviews`): each finished hand's review as the reviewer's JSON, keyed by hand and
 reviewer version, and each seat's accuracy in a reviewed match (with its player, for their stats).;
 12 quick match (:mod:`.quick`): the queue shared by every process (one row per waiting user), each quick-match
-player's own server (their statistics go there) and the reports of players at quick-match tables."""
+player's own server (their statistics go there) and the reports of players at quick-match tables;
+13 tournaments survive a crash between steps: ``tournament_tables.channel_id``, the thread a round's table
+was given (stored before its table opens, so a restart reuses it rather than opening another), and
+``tournaments.announced``, the last round opening (``round:N``) or finish (``finished``) whose standings
+were posted (a restart posts one a crash cut off; the tournaments of older versions count as posted)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 

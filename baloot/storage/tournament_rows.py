@@ -42,6 +42,7 @@ class TournamentRow:
     current_round: int
     winner_team: int | None
     created_at: float
+    announced: str | None = None  # the last 'round:N' or 'finished' whose announcement was made
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,3 +73,4 @@ class TournamentTableRow:
     second_points: float | None
     first_score: int
     second_score: int
+    channel_id: int | None = None  # the table's thread, once given (before its table opens)

@@ -122,6 +122,18 @@ async def kill_and_restart(env: DiscordEnv, bot: BotProcess, gate: Gate, tables:
     gate.open.set()
 
 
+async def kill_while_opening(env: DiscordEnv, bot: BotProcess, admin: Person) -> None:
+    """SIGKILL the bot while it opens round 2 (its second thread just pinged its players, before round 1's
+    standings are posted), and start it again."""
+    def second_pinged() -> bool | None:
+        if len(env.threads_started) < 6:
+            return None
+        return bool(admin.messages(env.channels[env.threads_started[5]], with_ephemeral=False)) or None
+
+    await env.wait_for(second_pinged, 120)
+    await bot.restart()
+
+
 def query(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
     conn.row_factory = sqlite3.Row
@@ -234,6 +246,8 @@ async def whole_tournament(env: DiscordEnv, tmp_path: Path) -> None:
             assert f"Round {round_no} playing" in embed_of(env, message)["description"]
             gate = Gate()
             work = [drive(table, gate, sun_last_card if k % 2 else SUN) for k, table in enumerate(tables)]
+            if round_no == 1:
+                work.append(kill_while_opening(env, bot, admin))
             if round_no == 2:
                 work.append(kill_and_restart(env, bot, gate, tables))
             await asyncio.gather(*work)
@@ -241,11 +255,12 @@ async def whole_tournament(env: DiscordEnv, tmp_path: Path) -> None:
             decks = {json.dumps(table.record()["hands"][0]["deck"]) for table in tables}
             assert len(decks) == 1, "every table of a round plays the same deals"
             if round_no == 2:  # every table of the round came back in its thread
-                assert bot.starts == 2
+                assert bot.starts == 3
                 for table in tables:
                     await table.host.person.wait_message(table.channel, lambda m: "back where it was" in m.content)
             over = "Eid Cup** is over" if round_no == ROUNDS else f"round {round_no} is over"
             posted = await env.wait_for(posted_in(admin, channel, over), 60)
+            assert len([m for m in admin.messages(channel) if over in m.content]) == 1, "posted once"
             assert posted.attachments and posted.attachments[0].data.startswith(b"\x89PNG")
             assert posted.attachments[0].filename == f"tournament-1-round-{round_no}.png"
             (tmp_path / posted.attachments[0].filename).write_bytes(posted.attachments[0].data)  # to look at
@@ -256,6 +271,7 @@ async def whole_tournament(env: DiscordEnv, tmp_path: Path) -> None:
             table_id = table.table_id()
             assert table.status() == "finished"
             record = table.record()
+            assert record["rules"]["target"] == TARGET
             stored = [(a["seat"], a["type"]) for h in record["hands"] for a in h["actions"]]
             assert len(stored) == len(table.acted) and [s for s, _ in stored] == [s for s, _ in table.acted]
             assert len(table.query("SELECT 1 FROM match_results WHERE table_id = ?", (table_id,))) == 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_tables_harness import legal_bot_factory, open_service, play_one
@@ -297,3 +298,50 @@ async def test_knockout_is_seeded_by_rating(database: str | Path) -> None:
     finally:
         await tables.close()
         await storage.close()
+
+
+async def test_a_crash_while_the_next_round_opens_loses_no_announcement_and_no_thread(
+        database: str | Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process dies after round 2's second table was given its thread but before the table opened
+    in it (and before the round was announced). The next process opens that table in the same thread
+    (no second thread, no second ping), opens the rest, and announces the round — once."""
+    threads = Threads()
+    storage, tables, service, _ = await open_all(database, threads)
+    row = await service.create(GUILD, LOBBY, ADMIN, "Cup", rules={"target": 21}, turn_seconds=600, rounds=2)
+    await register_eight(service, row.id)
+    await service.start(row.id, ADMIN)
+    opened_seated = tables.open_seated
+
+    class Crash(Exception):
+        pass
+
+    async def dies_at_the_second_table(*args: Any, **kwargs: Any) -> Any:
+        if threads.opened[-1] == (2, 1):
+            raise Crash  # stands for SIGKILL: nothing after this step happens in this process
+        return await opened_seated(*args, **kwargs)
+
+    monkeypatch.setattr(tables, "open_seated", dies_at_the_second_table)
+    await play_round(tables, service, row.id, 1, random.Random(5))
+    assert threads.opened[-2:] == [(2, 0), (2, 1)]
+    given = threads.next  # the thread of round 2's second table
+    await tables.close()
+    await storage.close()
+
+    storage, tables, service, updates = await open_all(database, threads)
+    await tables.resume_all()
+    await service.resume()
+    try:
+        assert sorted(threads.opened[4:]) == [(2, 0), (2, 1), (2, 2), (2, 3)], "no table given a second thread"
+        spots = await service.store.tables(row.id, 2)
+        assert all(s.table_id is not None for s in spots)
+        assert spots[1].channel_id == given and tables.table_id_in(given) == spots[1].table_id
+        assert [(u.kind, u.round_no) for u in updates] == [("round", 2)], "the round announced, once"
+    finally:
+        await tables.close()
+        await storage.close()
+    storage, tables, service, updates = await open_all(database, threads)  # and a later restart: nothing again
+    await tables.resume_all()
+    await service.resume()
+    assert updates == [] and len(threads.opened) == 8
+    await tables.close()
+    await storage.close()
