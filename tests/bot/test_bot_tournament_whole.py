@@ -313,7 +313,8 @@ async def whole_tournament(env: DiscordEnv, tmp_path: Path) -> None:
         for user_id in (team["player1"], team["player2"]):
             shown = await stats_matches(admin, channel, people_by_id(people)[user_id], f"{wins} won of {ROUNDS} ")
             assert shown.startswith(f"{wins} won of {ROUNDS} "), shown
-        assert "Traceback" not in bot.output, bot.output[-4000:]
+        errors = [line for line in bot.output.splitlines() if " ERROR " in line or "Traceback" in line]
+        assert not errors, "\n".join(errors[:20])
         print(f"whole tournament: {time.monotonic() - began:.1f} s, {sum(len(t.acted) for t in all_tables)} presses")
     finally:
         print(bot.output[-6000:])

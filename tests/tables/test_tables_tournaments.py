@@ -300,11 +300,13 @@ async def test_knockout_is_seeded_by_rating(database: str | Path) -> None:
         await storage.close()
 
 
+@pytest.mark.parametrize("table_opened", [False, True])
 async def test_a_crash_while_the_next_round_opens_loses_no_announcement_and_no_thread(
-        database: str | Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The process dies after round 2's second table was given its thread but before the table opened
-    in it (and before the round was announced). The next process opens that table in the same thread
-    (no second thread, no second ping), opens the rest, and announces the round — once."""
+        database: str | Path, monkeypatch: pytest.MonkeyPatch, table_opened: bool) -> None:
+    """The process dies after round 2's second table was given its thread, before the table opened in it
+    (or, ``table_opened``, once it opened but before the tournament stored it), and before the round was
+    announced. The next process opens that table in the same thread (or adopts the one open there: no
+    second thread, no second table), opens the rest, and announces the round — once."""
     threads = Threads()
     storage, tables, service, _ = await open_all(database, threads)
     row = await service.create(GUILD, LOBBY, ADMIN, "Cup", rules={"target": 21}, turn_seconds=600, rounds=2)
@@ -316,9 +318,11 @@ async def test_a_crash_while_the_next_round_opens_loses_no_announcement_and_no_t
         pass
 
     async def dies_at_the_second_table(*args: Any, **kwargs: Any) -> Any:
-        if threads.opened[-1] == (2, 1):
-            raise Crash  # stands for SIGKILL: nothing after this step happens in this process
-        return await opened_seated(*args, **kwargs)
+        if threads.opened[-1] != (2, 1):
+            return await opened_seated(*args, **kwargs)
+        if table_opened:
+            await opened_seated(*args, **kwargs)
+        raise Crash  # stands for SIGKILL: nothing after this step happens in this process
 
     monkeypatch.setattr(tables, "open_seated", dies_at_the_second_table)
     await play_round(tables, service, row.id, 1, random.Random(5))
@@ -335,6 +339,7 @@ async def test_a_crash_while_the_next_round_opens_loses_no_announcement_and_no_t
         spots = await service.store.tables(row.id, 2)
         assert all(s.table_id is not None for s in spots)
         assert spots[1].channel_id == given and tables.table_id_in(given) == spots[1].table_id
+        assert len({s.table_id for s in spots}) == 4 and len(tables.tables()) == 4
         assert [(u.kind, u.round_no) for u in updates] == [("round", 2)], "the round announced, once"
     finally:
         await tables.close()
