@@ -350,3 +350,27 @@ async def test_a_crash_while_the_next_round_opens_loses_no_announcement_and_no_t
     assert updates == [] and len(threads.opened) == 8
     await tables.close()
     await storage.close()
+
+
+async def test_a_finish_a_crash_did_not_announce_is_announced_after_the_restart(database: str | Path) -> None:
+    """The tournament was stored finished but the process died before its final standings were posted
+    (``announced`` still names the last round's opening): the next process posts them, once."""
+    threads = Threads()
+    storage, tables, service, updates = await open_all(database, threads)
+    row = await service.create(GUILD, LOBBY, ADMIN, "Final", rules={"target": 21}, turn_seconds=600, rounds=1)
+    for i in (0, 2):
+        await service.register_team(row.id, PLAYERS[i], "x", PLAYERS[i + 1], "y")
+        await service.confirm(row.id, PLAYERS[i + 1])
+    await service.start(row.id, ADMIN)
+    await play_round(tables, service, row.id, 1, random.Random(2))
+    assert [u.kind for u in updates][-1] == "finished"
+    await storage.db.execute("UPDATE tournaments SET announced = 'round:1' WHERE id = ?", (row.id,))
+    await tables.close()
+    await storage.close()
+    for expected in (["finished"], []):
+        storage, tables, service, updates = await open_all(database, threads)
+        await tables.resume_all()
+        await service.resume()
+        await tables.close()
+        await storage.close()
+        assert [u.kind for u in updates] == expected
