@@ -147,6 +147,7 @@ class BalootClient(_Client):
         runtime.pings.delay = settings.ping_delay_seconds
         service.add_listener(Presenter(runtime))
         reviews.add_listener(runtime.channel.match_reviewed)  # the match's last message shows its accuracy
+        reviews.add_listener(runtime.private.match_reviewed)  # and a quick match's last DM messages
         service.add_queue_listener(runtime.queue)  # the quick-match queue's private messages
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self.tree)
@@ -205,7 +206,9 @@ class BalootClient(_Client):
         if settings.client_secret:
             self.web_client = aiohttp.ClientSession()
             client_id = settings.client_id or str(self.application_id)
-            oauth = DiscordOAuth(OAuthSettings(client_id, settings.client_secret, settings.token), self.web_client)
+            # Discord's API where discord.py sends its own calls (Route.BASE: discord.com's v10 API)
+            oauth = DiscordOAuth(OAuthSettings(client_id, settings.client_secret, settings.token,
+                                               api_base=discord.http.Route.BASE), self.web_client)
         table = WebTable(service, oauth=oauth, public_url=settings.public_url)
         try:
             self.web_runner = await serve(table, settings.web_host, settings.web_port)

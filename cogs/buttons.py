@@ -44,7 +44,7 @@ from baloot.tables.quick import is_quick
 
 from .presentation.emojis import CARD_EMOJIS
 from .presentation.private import Shown, with_seat_picture, with_table
-from .presentation.runtime import Runtime, runtime_of
+from .presentation.runtime import Runtime, maybe_runtime, runtime_of
 from .quick import InviteButton, QuickButton
 from .replies import (
     BadInput,
@@ -80,7 +80,8 @@ def hand_payload(runtime: Runtime, hand: PlayerHand, locale: str) -> tuple[Paylo
         info = table_info_from(state.info, deadline=hand.deadline, default_language=runtime.language_of(state))
     payload = render_hand(info, hand.view, hand.hand_no, locale, CARD_EMOJIS.json_by_card)
     if is_quick(state.channel_id):  # no channel: the table's public message and picture go with the hand
-        return with_table(runtime, state, payload, info, hand.view, locale), (hand.version, False)
+        folded = with_table(runtime, state, payload, info, hand.view, locale)
+        return runtime.private.with_review(state, folded, locale), (hand.version, False)
     return with_seat_picture(runtime, runtime.channel, payload, info, hand.view, locale), (hand.version, False)
 
 
@@ -114,7 +115,8 @@ async def press(interaction: discord.Interaction, action_id: ActionId) -> None:
         if result.hand is not None:
             payload, shown = hand_payload(runtime, result.hand, locale)
         else:  # the match is over: the final view, without buttons
-            state = runtime.shown.get(table_id)
+            # (a quick-match table is forgotten at its end: its players' views keep its last state)
+            state = runtime.shown.get(table_id) or (None if viewer is None else viewer.final)
             rendered = None if state is None else runtime.private.render(state, action_id.seat, locale)
             payload, shown = rendered if rendered is not None else (render_text("error.match_over", locale), None)
         await update(interaction, payload)
@@ -219,12 +221,24 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.kind == "open":  # Discord launches the Activity, whose page joins this channel's table
-            await interaction.response.launch_activity()
+            await launch_table_page(interaction)
             return
         await answered(interaction, self._show(interaction))
 
     async def _show(self, interaction: discord.Interaction) -> None:
         await show_hand(interaction, parse_id(self.table_id))
+
+
+async def launch_table_page(interaction: discord.Interaction) -> None:
+    """Open the channel's table as the live page inside Discord: the interaction is answered with
+    LAUNCH_ACTIVITY and Discord starts the application's Activity, whose page signs in and joins this
+    channel's table. A bot that serves no Activity (no WEB_PORT and DISCORD_CLIENT_SECRET) says so
+    privately instead (also to an old "Open table" button from when it served one)."""
+    runtime = maybe_runtime(interaction.client)
+    if runtime is None or not runtime.activity:
+        await reply(interaction, render_text("web.activity_off", user_locale(interaction)), ephemeral=True)
+        return
+    await interaction.response.launch_activity()
 
 
 async def lobby_press(interaction: discord.Interaction, lobby: LobbyId) -> None:

@@ -25,7 +25,7 @@ from baloot.tables.quick import is_quick
 from cogs.translator import cmd_str
 
 from . import quick
-from .buttons import show_hand
+from .buttons import launch_table_page, show_hand
 from .permissions import check_channel, in_thread
 from .presentation.channel import LOBBY
 from .presentation.runtime import Runtime, runtime_of
@@ -313,11 +313,7 @@ class BalootCommands(commands.Cog):
     async def play(self, interaction: discord.Interaction) -> None:
         """Open this channel's table as a live page inside Discord: Discord launches the
         application's Activity (interaction callback LAUNCH_ACTIVITY), whose page joins the channel's table."""
-        settings = getattr(interaction.client, "settings", None)
-        if settings is None or not getattr(settings, "client_secret", None):
-            await reply(interaction, render_text("web.activity_off", user_locale(interaction)), ephemeral=True)
-            return
-        await interaction.response.launch_activity()
+        await launch_table_page(interaction)
 
     @baloot.command(name=cmd_str("cmd.score.name"), description=cmd_str("cmd.score.desc"))
     async def score(self, interaction: discord.Interaction) -> None:

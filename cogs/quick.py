@@ -30,6 +30,7 @@ import asyncio
 import logging
 import re
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -82,6 +83,7 @@ class InviteExpired(BalootError):
 
 
 _invite_tasks: set[asyncio.Task[None]] = set()
+_INVITE_RE = re.compile(INVITE_ID_TEMPLATE)
 
 
 async def _open_queue_message(runtime: Runtime, user_id: int, locale: str, name: str) -> tuple[int, int, Any]:
@@ -192,18 +194,26 @@ async def _delete_quietly(runtime: Runtime, channel_id: int, message_id: int) ->
 
 async def _expire_invite(runtime: Runtime, until: int, asker: tuple[int, int], partner: tuple[int, int],
                          partner_name: str, locale: str) -> None:
-    """At the invitation's end (plus a short grace for a press in flight): if its buttons are still there it was
-    not answered — both messages say so; nobody was queued."""
+    """At the invitation's end (plus a short grace for a press in flight): if its Accept / Decline are still
+    there it was not answered — both messages say so; nobody was queued. Answered, by whichever process got the
+    press, it shows something else: declined (no buttons) or accepted (the partner's queue message, whose
+    buttons are the queue's) - left as it is."""
     await asyncio.sleep(max(0.0, until - time.time()) + 2.0)
     try:
         data = await runtime.client.http.get_message(*partner)
-        if not data.get("components"):
+        if not _invite_buttons(data.get("components") or []):
             return  # answered (accepted or declined), by whichever process got the press
         await edit_message(runtime.client, *partner, render_invite_note("quick.invite_over", locale))
         await edit_message(runtime.client, *asker, render_invite_note("quick.invite_expired", locale,
                                                                        name=partner_name))
     except discord.HTTPException as exc:
         log.info("quick-match invitation not closed (%s)", exc.status)
+
+
+def _invite_buttons(components: Sequence[Mapping[str, Any]]) -> bool:
+    """The message's buttons (Discord's JSON) are an invitation's Accept / Decline."""
+    return any(_INVITE_RE.fullmatch(str(c.get("custom_id", ""))) for row in components
+               for c in row.get("components", []))
 
 
 async def answer_invite(interaction: discord.Interaction, accept: bool, asker_id: int, guild_id: int,

@@ -13,7 +13,9 @@ app's: :func:`cogs.replies.user_locale`); a page turned is drawn in the
 presser's. A match's record file is sent privately unless ``public`` is
 asked for. Refusals (unknown player or match, nothing played yet) are
 private, in the same language. Leaderboard Previous/Next buttons are
-DynamicItems whose custom_id carries guild, order, period and page.
+DynamicItems whose custom_id carries guild, order, period and page. The
+"Tournaments" order is the tournaments board: players by tournaments won,
+then played (docs/tournaments.md), paged the same way.
 """
 
 from __future__ import annotations
@@ -50,7 +52,8 @@ from .transport.wire import is_answered
 
 log = logging.getLogger("baloot.discord.stats")
 
-SORT_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.sort.{s}"), value=s) for s in ("rating", "wins", "winrate")]
+SORT_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.sort.{s}"), value=s)
+                for s in ("rating", "wins", "winrate", "tournaments")]
 PERIOD_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.period.{p}"), value=p) for p in ("week", "month", "all")]
 
 
@@ -84,7 +87,7 @@ async def board_payload(interaction: discord.Interaction, board: BoardId) -> Pay
                                                            board.page)
     storage = runtime_of(interaction.client).service.storage
     names = await storage.player_names([e.user_id for e in found.page.entries])
-    return render_leaderboard(found.page, found.server, await asker_language(interaction), names)
+    return render_leaderboard(found.page, found.server, await asker_language(interaction), names, found.tournaments)
 
 
 @app_commands.command(name=cmd_str("cmd.leaderboard.name"), description=cmd_str("cmd.leaderboard.desc"))
@@ -96,7 +99,8 @@ async def leaderboard(
     sort: app_commands.Choice[str] | None = None,
     period: app_commands.Choice[str] | None = None,
 ) -> None:
-    """This server's players by rating (default), wins or win rate; all time (default), this month or week."""
+    """This server's players by rating (default), wins or win rate, or the tournaments board (tournaments won,
+    then played); all time (default), this month or week."""
     user_locale(interaction)
     sort_by = check_choice(sort.value if sort else "rating", [s.value for s in BoardSort])
     since = check_choice(period.value if period else "all", [p.value for p in Period])

@@ -9,7 +9,9 @@ work after a restart. Each table of a round opens in its own public thread of th
 channel with its four players pinged; when a round ends, the standings and the next pairings are
 posted as a picture (:mod:`baloot.render.standings_picture`).
 
-Creating needs a server admin (Administrator or Manage Server). The service is built in
+Creating needs a server admin (Administrator or Manage Server) or a member with the organiser role an admin
+names (``/baloot tournament organisers``); the organiser controls (Start, Pause / Resume, Drop a team, End)
+need the tournament's creator, an admin or a member with that role. The service is built in
 :meth:`TournamentCog.cog_load`, after the table service has resumed its tables, and resumes the
 tournaments of this process's servers (tables a crash left unopened, results left unrecorded).
 """
@@ -49,6 +51,8 @@ log = logging.getLogger("baloot.discord.tournaments")
 
 FORMAT_CHOICES = [app_commands.Choice(name=cmd_str(f"choice.format.{f}"), value=f) for f in ("swiss", "knockout")]
 NO_PINGS = discord.AllowedMentions.none()
+ORGANISER_OPS = frozenset({"start", "pause", "drop", "end"})
+"""The tournament message's buttons for the organiser (its creator, an admin or the organiser role)."""
 
 
 def service_of(client: discord.Client) -> TournamentService:
@@ -227,6 +231,28 @@ def display_name(user: discord.abc.User) -> str:
     return user.display_name[:60]
 
 
+def has_role(interaction: discord.Interaction, role_id: int | None) -> bool:
+    """The member who pressed holds ``role_id`` (None: no organiser role named, nobody holds it)."""
+    member = interaction.user
+    return role_id is not None and isinstance(member, discord.Member) and member.get_role(role_id) is not None
+
+
+async def organiser_power(interaction: discord.Interaction, service: TournamentService, row: TournamentRow) -> bool:
+    """Whether the presser may use the organiser controls beyond their own tournament: a server admin or a member
+    with the organiser role (the service's ``is_admin``). Anyone else but the tournament's creator is refused,
+    naming the role where one is set."""
+    if is_admin(interaction):
+        return True
+    role_id = await service.organiser_role(row.guild_id)
+    if has_role(interaction, role_id):
+        return True
+    if interaction.user.id != row.creator_id:
+        if role_id is None:
+            raise TournamentRefusal("tournament.organiser_only")
+        raise TournamentRefusal("tournament.organiser_only_role", role=f"<@&{role_id}>")
+    return False
+
+
 class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID_TEMPLATE):
     """A button of the tournament message (or the partner's Confirm)."""
 
@@ -246,12 +272,13 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     async def run(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction.client)
         locale = user_locale(interaction)
-        tid, user, admin = self.tid.tournament_id, interaction.user, is_admin(interaction)
+        tid, user = self.tid.tournament_id, interaction.user
         await remember_name(interaction)
         row = await service.store.tournament(tid)
         if row is None or row.guild_id != interaction.guild_id:
             raise TournamentRefusal("tournament.unknown")
         op = self.tid.op
+        admin = await organiser_power(interaction, service, row) if op in ORGANISER_OPS else False
         if op == "team":
             if row.status != TournamentStatus.REGISTERING:
                 raise TournamentRefusal("tournament.closed")
@@ -260,8 +287,6 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
             await private(interaction, t("tournament.pick_partner", locale), view)
             return
         if op == "drop":
-            if user.id != row.creator_id and not admin:
-                raise TournamentRefusal("tournament.organiser_only")
             teams = [team for team in await service.store.teams(tid) if team.status == TeamStatus.ACTIVE]
             if not teams:
                 raise TournamentRefusal("tournament.no_such_team")
@@ -345,13 +370,17 @@ class DropSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DROP_I
 
     async def run(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction.client)
+        row = await service.store.tournament(self.tid.tournament_id)
+        if row is None or row.guild_id != interaction.guild_id:
+            raise TournamentRefusal("tournament.unknown")
+        power = await organiser_power(interaction, service, row)
         values = self.item.values
         if not values or not values[0].isdigit():
             raise TournamentRefusal("tournament.no_such_team")
         team_id = int(values[0])
         if team_id not in {team.id for team in await service.store.teams(self.tid.tournament_id)}:
             raise TournamentRefusal("tournament.no_such_team")
-        await service.drop(self.tid.tournament_id, interaction.user.id, team_id, is_admin=is_admin(interaction))
+        await service.drop(self.tid.tournament_id, interaction.user.id, team_id, is_admin=power)
         await private(interaction, t("tournament.done.drop", user_locale(interaction)))
 
 
@@ -377,18 +406,20 @@ async def create(interaction: discord.Interaction, title: app_commands.Range[str
                  target: app_commands.Range[int, 1, 1000] | None = None,
                  turn_time: app_commands.Range[int, 10, 600] | None = None,
                  rated: bool | None = None, bots_allowed: bool | None = None) -> None:
-    """A server admin creates a tournament; its message is posted in this channel. A round is a match to
-    ``target`` (R9's match target, default 152) at every table."""
+    """A server admin, or a member with the organiser role, creates a tournament; its message is posted in this
+    channel. A round is a match to ``target`` (R9's match target, default 152) at every table."""
     locale = user_locale(interaction)
-    if not is_admin(interaction):
-        await private(interaction, t("tournament.create_denied", locale))
-        return
-    if deals:
-        await private(interaction, t("tournament.unsupported_deals", locale))
-        return
 
     async def work() -> None:
         service = service_of(interaction.client)
+        if not is_admin(interaction):
+            role_id = await service.organiser_role(interaction.guild_id or 0)
+            if not has_role(interaction, role_id):
+                if role_id is None:
+                    raise TournamentRefusal("tournament.create_denied")
+                raise TournamentRefusal("tournament.create_denied_role", role=f"<@&{role_id}>")
+        if deals:
+            raise TournamentRefusal("tournament.unsupported_deals")
         row = await service.create(interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id, title,
                                    format=format.value if format else "swiss", rounds=rounds,
                                    rules=None if target is None else {"target": target},
@@ -398,6 +429,29 @@ async def create(interaction: discord.Interaction, title: app_commands.Range[str
         await interaction.response.send_message(embed=message_embed(update), view=message_view(row))
         sent = await interaction.original_response()
         await service.store.set_message(row.id, sent.id)
+
+    await refuse_or(interaction, work())
+
+
+@tournament_group.command(name=cmd_str("cmd.tournament.organisers.name"),
+                          description=cmd_str("cmd.tournament.organisers.desc"))
+@app_commands.rename(role=cmd_str("opt.organiser_role.name"))
+@app_commands.describe(role=cmd_str("opt.organiser_role.desc"))
+async def organisers(interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+    """A server admin names the role whose members may create and run tournaments here; without a role, clears it
+    (admins only again). Anyone else is refused privately and nothing changes."""
+    locale = user_locale(interaction)
+
+    async def work() -> None:
+        service = service_of(interaction.client)
+        admin = is_admin(interaction)
+        if admin and role is not None and role.is_default():
+            raise TournamentRefusal("tournament.role_everyone")
+        await service.set_organiser_role(interaction.guild_id or 0, None if role is None else role.id, is_admin=admin)
+        if role is None:
+            await private(interaction, t("tournament.done.role_cleared", locale))
+        else:
+            await private(interaction, t("tournament.done.role", locale, role=role.mention))
 
     await refuse_or(interaction, work())
 

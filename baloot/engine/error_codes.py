@@ -129,6 +129,7 @@ class ErrorCode(StrEnum):
     LAST_PLAYER = "last_player"
     REVIEW_IN_PROGRESS = "review_in_progress"  # the hand is still being played: nothing of it is shown
     REVIEW_NOT_AT_TABLE = "review_not_at_table"  # a hand of a running match, asked by someone not at the table
+    REVIEW_NOT_A_PLAYER = "review_not_a_player"  # a quick-match hand, or one asked in DMs, by someone not at the table
     REVIEW_NO_HAND = "review_no_hand"  # no such match in this server, or no such hand in it
     REVIEW_NOTHING = "review_nothing"  # a hand thrown in (R3.2) or annulled (R9): no decision to judge
     QUEUED_ALREADY = "queued_already"  # quick match: already waiting in the queue

@@ -12,6 +12,7 @@ AR_REVIEW: Final = {
     "opt.review_hand.name": "رقم_اليد",
     "opt.review_hand.desc": "رقم اليد في الصكة (1 أولها)؛ بدونه: آخر يد انتهت",
     "button.review": "مراجعة",
+    "button.review_hand": "مراجعة اليد {n}",
     "button.review_prev": "◀",
     "button.review_next": "▶",
     "button.review_everyone": "الجميع",
@@ -44,6 +45,7 @@ AR_REVIEW: Final = {
     "stats.accuracy": "متوسط الدقة: **{accuracy}** — الصكات المراجَعة الأخيرة: {matches}",
     "error.review_in_progress": "هذه اليد لم تنتهِ بعد: لا يُعرض شيء من يد جارية. حاول بعد انتهائها.",
     "error.review_not_at_table": "لا يراجع أيدي هذه الطاولة أثناء الصكة إلا لاعبوها.",
+    "error.review_not_a_player": "لا يراجع أيدي هذه الطاولة إلا من لعب عليها.",
     "error.review_no_hand": "لا توجد هذه اليد في صكة من صكات هذا السيرفر.",
     "error.review_nothing": "هذه اليد رُميت أو أُلغيت: لا قرار فيها للمراجعة.",
 }

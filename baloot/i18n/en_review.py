@@ -12,6 +12,7 @@ EN_REVIEW: Final = {
     "opt.review_hand.name": "hand_number",
     "opt.review_hand.desc": "The hand's number in the match (1 is the first); none: the last finished hand",
     "button.review": "Review",
+    "button.review_hand": "Review hand {n}",
     "button.review_prev": "◀",
     "button.review_next": "▶",
     "button.review_everyone": "Everyone",
@@ -44,6 +45,7 @@ EN_REVIEW: Final = {
     "stats.accuracy": "Average accuracy: **{accuracy}** over the last {matches} reviewed",
     "error.review_in_progress": "That hand is not over: nothing of a hand in progress is shown. Try once it ends.",
     "error.review_not_at_table": "Only the players of this table can review its hands while the match runs.",
+    "error.review_not_a_player": "Only the players of that table can review its hands.",
     "error.review_no_hand": "There is no such hand in a match of this server.",
     "error.review_nothing": "That hand was thrown in or annulled: there is no decision to review.",
 }

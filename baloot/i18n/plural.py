@@ -45,6 +45,7 @@ _EN: Final[Mapping[str, Mapping[str, str]]] = {
     "games": {"one": "{n} game", "other": "{n} games"},
     "matches": {"one": "{n} match", "other": "{n} matches"},
     "players": {"one": "{n} player", "other": "{n} players"},
+    "tournaments": {"one": "{n} tournament", "other": "{n} tournaments"},
     "trumps": {"one": "{n} trump", "other": "{n} trumps"},  # R12: trumps still out against a Sawa
 }
 # Arabic: 1 and 2 are said with the noun alone (أكلة، أكلتان); 3–10 take the plural,
@@ -68,6 +69,8 @@ _AR: Final[Mapping[str, Mapping[str, str]]] = {
                 "many": "{n} صكة", "other": "{n} صكة"},
     "players": {"zero": "{n} لاعب", "one": "لاعب واحد", "two": "لاعبان", "few": "{n} لاعبين",
                 "many": "{n} لاعب", "other": "{n} لاعب"},
+    "tournaments": {"zero": "{n} بطولة", "one": "بطولة واحدة", "two": "بطولتان", "few": "{n} بطولات",
+                    "many": "{n} بطولة", "other": "{n} بطولة"},
     "trumps": {"zero": "{n} ورقة حكم", "one": "ورقة حكم واحدة", "two": "ورقتا حكم", "few": "{n} أوراق حكم",
                "many": "{n} ورقة حكم", "other": "{n} ورقة حكم"},
 }

@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.actions import Action, ActionType
+from ..engine.summary import MatchSummary
 from ..i18n import t
 from ..i18n.direction import is_rtl, orient_payload, rtl_lines
 from ..review.model import LUCKY, UNLUCKY, Decision, HandReview, Option
 from .components import PRIMARY, SECONDARY, button
 from .custom_ids import EVERYONE, ReviewId
-from .limits import CONTENT, DESCRIPTION, clip
+from .limits import BUTTONS_PER_ROW, CONTENT, DESCRIPTION, ROWS, clip
 from .model import Payload
 from .review_picture import FILENAME, costliest, review_picture
 from .table import NO_MENTIONS
@@ -170,3 +171,28 @@ def with_match_accuracy(payload: Payload, line: str, locale: str) -> Payload:
         return {**payload, "embeds": embeds}
     text = str(payload.get("content") or "")
     return {**payload, "content": clip(text, CONTENT - len(shown) - 1) + "\n" + shown if text else shown}
+
+
+def last_reviewable(sheet: MatchSummary) -> int | None:
+    """The newest hand of the match so far that was played out and scored (R7), so has decisions to review
+    (None: none yet). A hand in progress is never one: its score is not known."""
+    return next((i for i in range(len(sheet.hands) - 1, -1, -1) if sheet.hands[i].scored), None)
+
+
+def with_review_button(payload: Payload, table_id: int, sheet: MatchSummary, locale: str) -> Payload:
+    """A quick-match player's one DM message (it shows every hand in turn, no message per hand) with
+    "Review hand N" for the newest finished hand (:func:`last_reviewable`) after its own buttons, in a row of its
+    own, else (five rows already) in their last row if it has room; unchanged when no hand is finished yet or
+    there is no room."""
+    hand = last_reviewable(sheet)
+    if hand is None:
+        return payload
+    review = button(t("button.review_hand", locale, n=hand + 1), ReviewId(str(table_id), hand).encode(), SECONDARY)
+    rows_now = [dict(r) for r in payload.get("components", [])]
+    if len(rows_now) < ROWS:
+        rows_now.append({"type": 1, "components": [review]})
+    elif len(rows_now[-1].get("components", [])) < BUTTONS_PER_ROW:
+        rows_now[-1]["components"] = [*rows_now[-1]["components"], review]
+    else:
+        return payload
+    return {**payload, "components": rows_now}

@@ -112,15 +112,21 @@ def _board_line(page: LeaderboardPage, index: int, loc: str, names: Names | None
 
 
 def render_leaderboard(page: LeaderboardPage, server: ServerTally, locale: str,
-                       names: Names | None = None) -> Payload:
-    """A leaderboard page with the server's totals of the period; Previous/Next when there are more pages."""
+                       names: Names | None = None, tournaments: int = 0) -> Payload:
+    """A leaderboard page with the server's totals of the period; Previous/Next when there are more pages.
+    The tournaments board heads with ``tournaments``, how many the server played to their end in the period."""
     loc = resolve_locale(locale)
     # A rating board with matches played but nobody on it: those matches had bots, which rate nobody
     empty = "stats.board.empty_rated" if page.sort is BoardSort.RATING and server.matches else "stats.board.empty"
+    if page.sort is BoardSort.TOURNAMENTS:
+        empty = "stats.board.empty_tournaments"
     lines = [_board_line(page, i, loc, names) for i in range(len(page.entries))] or [t(empty, loc)]
-    head = t("stats.board.server", loc, matches=count("matches", server.matches, loc),
-             hands=count("hands", server.hands, loc), sun=percent(server.sun_hands, server.hands),
-             hokum=percent(server.hokum_hands, server.hands), kaboots=server.kaboots)
+    if page.sort is BoardSort.TOURNAMENTS:
+        head = t("stats.board.tournaments", loc, tournaments=count("tournaments", tournaments, loc))
+    else:
+        head = t("stats.board.server", loc, matches=count("matches", server.matches, loc),
+                 hands=count("hands", server.hands, loc), sun=percent(server.sun_hands, server.hands),
+                 hokum=percent(server.hokum_hands, server.hands), kaboots=server.kaboots)
     parts = [head, "", *lines]
     if page.sort is BoardSort.WIN_RATE:
         parts += ["", t("stats.board.min_matches", loc, matches=count("matches", page.min_matches, loc))]
@@ -172,6 +178,9 @@ def render_stats_card(totals: PlayerTotals, locale: str, names: Names | None = N
         _field("stats.card.rating.name", rating, loc),
         _field("stats.card.matches.name", t("stats.card.matches.value", loc, wins=s.wins, matches=s.matches,
                                             rate=percent(s.wins, s.matches), abandons=s.abandons), loc),
+        _field("stats.card.tournaments.name",
+               t("stats.card.tournaments.value", loc, won=totals.tournaments_won, played=totals.tournaments)
+               if totals.tournaments else t("stats.card.tournaments.none", loc), loc),
         _field("stats.card.hands.name", t("stats.card.hands.value", loc, won=s.hands_won, hands=s.hands,
                                           rate=percent(s.hands_won, s.hands), average=average), loc),
         _field("stats.card.bought.name", t("stats.card.bought.value", loc, made=s.bought_made, bought=s.bought,

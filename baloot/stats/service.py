@@ -5,10 +5,14 @@
 privately) for bad input: an unknown match, a player with nothing played,
 a page or option that does not exist. Periods are taken at ``clock()``
 (UTC weeks from Monday, calendar months; :mod:`.periods`).
+
+The tournaments board and a card's tournaments read the stored tournaments themselves
+(:class:`~baloot.storage.tournaments.TournamentStore`: played and won, docs/tournaments.md).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,8 +21,17 @@ from typing import Final
 from ..engine.errors import BalootError
 from ..storage import Storage
 from ..storage.stats_queries import StatsQueries
-from ..storage.stats_rows import BoardSort, HistoryEntry, LeaderboardPage, Period, PlayerTotals, ServerTally
-from .periods import period_key
+from ..storage.stats_rows import (
+    BoardSort,
+    HistoryEntry,
+    LeaderboardEntry,
+    LeaderboardPage,
+    Period,
+    PlayerTotals,
+    ServerTally,
+)
+from ..storage.tournaments import TournamentStore
+from .periods import period_key, period_start
 
 PAGE_SIZE: Final = 10
 """Players per leaderboard page."""
@@ -62,10 +75,12 @@ class BadPage(StatsError):
 
 @dataclass(frozen=True, slots=True)
 class Leaderboard:
-    """A leaderboard page and the server's totals of the same period."""
+    """A leaderboard page and the server's totals of the same period (``tournaments``: how many tournaments
+    the server played to their end in it, for the tournaments board)."""
 
     page: LeaderboardPage
     server: ServerTally
+    tournaments: int = 0
 
 
 class StatsService:
@@ -80,6 +95,7 @@ class StatsService:
         min_matches: int = MIN_MATCHES,
     ) -> None:
         self.queries = StatsQueries(storage.db)
+        self.tournaments = TournamentStore(storage.db, storage.clock)
         self.clock = clock
         self.page_size = page_size
         self.min_matches = min_matches
@@ -92,6 +108,8 @@ class StatsService:
             raise BadPage(f"no leaderboard {sort!r} / {period!r}") from None
         if page < 0:
             raise BadPage(f"no page {page}")
+        if board_sort is BoardSort.TOURNAMENTS:
+            return await self.tournament_board(guild_id, board_period, page)
         key = period_key(board_period, self.clock())
         found = await self.queries.leaderboard(
             guild_id, board_sort, board_period, key, page=page, page_size=self.page_size,
@@ -104,12 +122,28 @@ class StatsService:
             )
         return Leaderboard(found, await self.queries.server_tally(guild_id, board_period, key))
 
+    async def tournament_board(self, guild_id: int, period: Period, page: int = 0) -> Leaderboard:
+        """The tournaments board: the server's players by tournaments won, then played, among the tournaments over
+        in ``period``; a page past the end shows the last one."""
+        since = period_start(period, self.clock())
+        total, rows = await self.tournaments.board(guild_id, since, page=page, page_size=self.page_size)
+        pages = max(1, -(-total // self.page_size))
+        if page >= pages:
+            page = pages - 1
+            total, rows = await self.tournaments.board(guild_id, since, page=page, page_size=self.page_size)
+        entries = tuple(LeaderboardEntry(page * self.page_size + i + 1, user, played, won, won / played, None)
+                        for i, (user, won, played) in enumerate(rows))
+        found = LeaderboardPage(guild_id, BoardSort.TOURNAMENTS, period, page, self.page_size, total, entries,
+                                self.min_matches)
+        return Leaderboard(found, ServerTally(), await self.tournaments.over_count(guild_id, since))
+
     async def player(self, guild_id: int, user_id: int) -> PlayerTotals:
-        """A player's stats card; raises :class:`NothingPlayed`."""
+        """A player's stats card, with the tournaments they played and won; raises :class:`NothingPlayed`."""
         totals = await self.queries.player(guild_id, user_id)
         if totals is None:
             raise NothingPlayed(f"user {user_id} has finished no match here", player=f"<@{user_id}>")
-        return totals
+        played, won = await self.tournaments.player_tally(guild_id, user_id)
+        return dataclasses.replace(totals, tournaments=played, tournaments_won=won)
 
     async def history(self, guild_id: int, user_id: int, limit: int = HISTORY_LENGTH) -> list[HistoryEntry]:
         """A player's latest matches (finished or abandoned); raises :class:`NothingPlayed`."""

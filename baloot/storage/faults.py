@@ -29,6 +29,7 @@ from .errors import StorageUnavailable
 WRITES: frozenset[str] = frozenset(
     {
         "save_guild_settings",
+        "set_organiser_role",
         "create_table",
         "set_table_language",
         "close_table",

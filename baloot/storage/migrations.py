@@ -431,6 +431,14 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
     (
         13,
         """
+        ALTER TABLE guild_settings ADD COLUMN organiser_role {ID};
+        CREATE INDEX tournaments_by_guild ON tournaments (guild_id, status);
+        CREATE INDEX tournament_players_by_user ON tournament_players (user_id)
+        """,
+    ),
+    (
+        14,
+        """
         ALTER TABLE tournament_tables ADD COLUMN channel_id {ID};
         ALTER TABLE tournaments ADD COLUMN announced TEXT;
         UPDATE tournaments SET announced = CASE WHEN status = 'finished' THEN 'finished'
@@ -456,7 +464,10 @@ tables of each round with their results, each team's result on each duplicate de
 reviewer version, and each seat's accuracy in a reviewed match (with its player, for their stats).;
 12 quick match (:mod:`.quick`): the queue shared by every process (one row per waiting user), each quick-match
 player's own server (their statistics go there) and the reports of players at quick-match tables;
-13 tournaments survive a crash between steps: ``tournament_tables.channel_id``, the thread a round's table
+13 tournament organisers and boards: ``guild_settings.organiser_role``, the role whose members may create and
+run tournaments besides the server's admins (None: admins only), and the indexes that read a server's
+tournaments and a player's tournaments (``/baloot stats``, the tournaments leaderboard);
+14 tournaments survive a crash between steps: ``tournament_tables.channel_id``, the thread a round's table
 was given (stored before its table opens, so a restart reuses it rather than opening another), and
 ``tournaments.announced``, the last round opening (``round:N``) or finish (``finished``) whose standings
 were posted (a restart posts one a crash cut off; the tournaments of older versions count as posted)."""

@@ -28,11 +28,13 @@ class TableStatus(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
-    """A server's settings: channel language and whether matches with bots are rated."""
+    """A server's settings: channel language, whether matches with bots are rated, and the role whose
+    members may create and run tournaments besides the admins (None: admins only)."""
 
     guild_id: int
     language: str | None = None
     ai_rated: bool = False
+    organiser_role: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

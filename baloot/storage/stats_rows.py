@@ -19,11 +19,12 @@ class Period(StrEnum):
 
 
 class BoardSort(StrEnum):
-    """How a leaderboard is ordered."""
+    """How a leaderboard is ordered; ``TOURNAMENTS``: the tournaments board (tournaments won, then played)."""
 
     RATING = "rating"
     WINS = "wins"
     WIN_RATE = "winrate"
+    TOURNAMENTS = "tournaments"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +138,8 @@ class RatingChange:
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardEntry:
-    """One line of a leaderboard: place (1-based), player and figures of the period."""
+    """One line of a leaderboard: place (1-based), player and figures of the period (on the tournaments
+    board ``matches`` and ``wins`` count tournaments played and won)."""
 
     place: int
     user_id: int
@@ -176,7 +178,8 @@ class Partner:
 
 @dataclass(frozen=True, slots=True)
 class PlayerTotals:
-    """What a stats card shows: all-time counters, rating, place and best partner."""
+    """What a stats card shows: all-time counters, rating, place, best partner, and the tournaments the player
+    played and won in the server."""
 
     guild_id: int
     user_id: int
@@ -187,6 +190,8 @@ class PlayerTotals:
     last_change: float | None
     best_partner: Partner | None
     last_played: float
+    tournaments: int = 0
+    tournaments_won: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -167,7 +167,8 @@ class Storage:
         row = await self.db.fetch_one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
         if row is None:
             return GuildSettings(guild_id)
-        return GuildSettings(guild_id, row["language"], bool(row["ai_rated"]))
+        role = row["organiser_role"]
+        return GuildSettings(guild_id, row["language"], bool(row["ai_rated"]), None if role is None else int(role))
 
     async def guild_languages(self) -> dict[int, str]:
         """Every server's language setting (``/baloot language`` with the server scope), by guild id."""
@@ -176,10 +177,19 @@ class Storage:
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         await self.db.execute(
-            """INSERT INTO guild_settings (guild_id, language, ai_rated) VALUES (?, ?, ?)
+            """INSERT INTO guild_settings (guild_id, language, ai_rated, organiser_role) VALUES (?, ?, ?, ?)
                ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language,
-                   ai_rated = excluded.ai_rated""",
-            (settings.guild_id, settings.language, int(settings.ai_rated)),
+                   ai_rated = excluded.ai_rated, organiser_role = excluded.organiser_role""",
+            (settings.guild_id, settings.language, int(settings.ai_rated), settings.organiser_role),
+        )
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
+        """Name (None: clear) the role whose members may create and run this server's tournaments; only that
+        column is written, so a language set at the same moment is kept."""
+        await self.db.execute(
+            """INSERT INTO guild_settings (guild_id, organiser_role) VALUES (?, ?)
+               ON CONFLICT (guild_id) DO UPDATE SET organiser_role = excluded.organiser_role""",
+            (guild_id, role_id),
         )
 
     # -- players --------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from .database import Connection, Database, Row
 from .tournament_rows import TeamRow, TeamStatus, TournamentRow, TournamentStatus, TournamentTableRow
@@ -248,24 +248,43 @@ class TournamentStore:
         return [(r["round_no"], r["hand_no"], r["team_id"], r["side"], r["diff"]) for r in rows]
 
     async def player_tally(self, guild_id: int, user_id: int) -> tuple[int, int]:
-        """(tournaments played, tournaments won) by a player in a guild."""
+        """(tournaments played, tournaments won) by a player in a guild (:data:`PLAYED`)."""
         row = await self.db.fetch_one(
-            """SELECT COUNT(*) AS played, SUM(CASE WHEN o.winner_team = t.id THEN 1 ELSE 0 END) AS won
-               FROM tournament_players p JOIN tournament_teams t ON t.id = p.team_id
-               JOIN tournaments o ON o.id = p.tournament_id
-               WHERE o.guild_id = ? AND p.user_id = ? AND o.status = 'finished'""", (guild_id, user_id))
+            f"""SELECT COUNT(*) AS played, SUM(CASE WHEN o.winner_team = t.id THEN 1 ELSE 0 END) AS won
+                FROM {PLAYED} AND p.user_id = ?""", (guild_id, 0.0, user_id))
         return (0, 0) if row is None else (int(row["played"] or 0), int(row["won"] or 0))
 
-    async def board(self, guild_id: int, limit: int = 10) -> list[tuple[int, int, int]]:
-        """The tournaments board: (user, won, played), most won first."""
+    async def board(self, guild_id: int, since: float | None = None, *, page: int = 0,
+                    page_size: int = 10) -> tuple[int, list[tuple[int, int, int]]]:
+        """The tournaments board of a guild: (players listed, page ``page`` of (user, won, played)), most won
+        first, then most played, then by user id; ``since``: only tournaments over since then (a period)."""
+        params = (guild_id, since or 0.0)
+        count = await self.db.fetch_one(f"SELECT COUNT(DISTINCT p.user_id) FROM {PLAYED}", params)
         rows = await self.db.fetch_all(
-            """SELECT p.user_id AS user_id, SUM(CASE WHEN o.winner_team = t.id THEN 1 ELSE 0 END) AS won,
-                      COUNT(*) AS played
-               FROM tournament_players p JOIN tournament_teams t ON t.id = p.team_id
+            f"""SELECT p.user_id AS user_id, SUM(CASE WHEN o.winner_team = t.id THEN 1 ELSE 0 END) AS won,
+                       COUNT(*) AS played
+                FROM {PLAYED}
+                GROUP BY p.user_id ORDER BY won DESC, played DESC, p.user_id LIMIT ? OFFSET ?""",
+            (*params, page_size, page * page_size))
+        return (0 if count is None else int(count[0]),
+                [(int(r["user_id"]), int(r["won"]), int(r["played"])) for r in rows])
+
+    async def over_count(self, guild_id: int, since: float | None = None) -> int:
+        """How many of a guild's tournaments were played and are over (since ``since``)."""
+        row = await self.db.fetch_one(
+            """SELECT COUNT(*) FROM tournaments WHERE guild_id = ? AND status IN ('finished', 'ended')
+               AND started_at IS NOT NULL AND finished_at >= ?""", (guild_id, since or 0.0))
+        return 0 if row is None else int(row[0])
+
+
+PLAYED: Final = """tournament_players p JOIN tournament_teams t ON t.id = p.team_id
                JOIN tournaments o ON o.id = p.tournament_id
-               WHERE o.guild_id = ? AND o.status = 'finished'
-               GROUP BY p.user_id ORDER BY won DESC, played DESC, p.user_id LIMIT ?""", (guild_id, limit))
-        return [(int(r["user_id"]), int(r["won"]), int(r["played"])) for r in rows]
+               WHERE o.guild_id = ? AND o.status IN ('finished', 'ended') AND o.started_at IS NOT NULL
+               AND o.finished_at >= ? AND t.status IN ('active', 'dropped')"""
+"""A player's tournaments played, for ``/baloot stats`` and the tournaments board (parameters: guild, since): the
+tournaments over — finished, or ended by the organiser after they started — in which the player's team took the
+field (active to the end, or dropped on the way; not a team withdrawn, left unconfirmed or a lone player left
+unpaired at the start). One is won when its winner is the player's team."""
 
 
 async def _insert_deals(db: Connection, tournament_id: int, round_no: int,

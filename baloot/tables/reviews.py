@@ -4,7 +4,10 @@
 or one a closed table left unfinished, is refused before anything is read of its
 cards or computed). While its match runs, only someone who sat at the table
 may review it; once the match is over (the table closed), anyone in its server.
-A match of another server is not found. A thrown-in (R3.2) or annulled (R9)
+A match of another server is not found. A quick-match table has no server (its
+players come from several, :data:`~baloot.storage.quick.QUICK_GUILD_ID`) and a
+request from the bot's DMs comes from none: there only someone who sat at the
+table may review its hands, before and after its end. A thrown-in (R3.2) or annulled (R9)
 hand has no decision to judge and is refused with that reason.
 
 **Off the loop.** A review is computed part by part (the bidding, then each
@@ -41,6 +44,7 @@ from ..review import DEFAULT_SAMPLES, REVIEWER_VERSION, Decision, HandReview, sk
 from ..review.parts import assemble, plan, review_part
 from ..review.reviewer import hand_accuracy
 from ..storage import Storage
+from ..storage.quick import QUICK_GUILD_ID
 from ..storage.reviews import AverageAccuracy, SeatAccuracy
 from ..storage.rows import TableStatus
 from .errors import ReviewRefused
@@ -104,7 +108,7 @@ class ReviewService:
     # -- reading what may be shown ------------------------------------------------------------------
     async def _load(self, table_id: int, guild_id: int | None) -> _Loaded:
         row = await self.storage.table(table_id)
-        if row is None or (guild_id is not None and row.guild_id != guild_id):
+        if row is None or (guild_id is not None and row.guild_id not in (guild_id, QUICK_GUILD_ID)):
             raise ReviewRefused(f"no match {table_id} in this server", code=ErrorCode.REVIEW_NO_HAND)
         seats = await self.storage.seats(table_id)
         stored = await self.storage.hands(table_id)
@@ -123,9 +127,9 @@ class ReviewService:
     async def hand_review(self, table_id: int, hand_no: int | None, user_id: int, guild_id: int | None,
                           progress: Progress | None = None) -> ReviewedHand:
         """The review of hand ``hand_no`` (0-based; None: the last finished one) of table ``table_id``'s match
-        for ``user_id``, asked in
-        ``guild_id`` (None: anywhere); raises :class:`ReviewRefused` (nothing computed) where it may not be
-        shown (see the module). Read back if stored, else computed (``progress`` told before each part)."""
+        for ``user_id``, asked in ``guild_id`` (None: in the bot's DMs, where only the table's players may see
+        it); raises :class:`ReviewRefused` (nothing computed) where it may not be shown (see the module). Read
+        back if stored, else computed (``progress`` told before each part)."""
         loaded = await self._load(table_id, guild_id)
         if hand_no is None:  # the last finished hand with decisions (else the last hand, refused below)
             done = [n for n, h in enumerate(loaded.hands) if h.finished and skip_reason(h) is None]
@@ -135,9 +139,13 @@ class ReviewService:
         played = loaded.hands[hand_no]
         if not played.finished:
             raise ReviewRefused("that hand is not over", code=ErrorCode.REVIEW_IN_PROGRESS)
-        if not loaded.over and user_id not in loaded.players:
-            raise ReviewRefused("only the players of a running match review its hands",
-                                code=ErrorCode.REVIEW_NOT_AT_TABLE)
+        if user_id not in loaded.players:
+            if not loaded.over:
+                raise ReviewRefused("only the players of a running match review its hands",
+                                    code=ErrorCode.REVIEW_NOT_AT_TABLE)
+            if guild_id is None or loaded.guild_id == QUICK_GUILD_ID:  # no server to be "anyone in"
+                raise ReviewRefused("only the players of that table review its hands",
+                                    code=ErrorCode.REVIEW_NOT_A_PLAYER)
         if skip_reason(played) is not None:
             raise ReviewRefused("no decision to judge in that hand", code=ErrorCode.REVIEW_NOTHING)
         review, stored = await self._review(table_id, hand_no, loaded, progress)

@@ -357,6 +357,18 @@ class TournamentService:
                                        winner_team=winner):
             await self._announce(row.id, "finished")
 
+    # -- the organiser role -----------------------------------------------------------------------------
+    async def organiser_role(self, guild_id: int) -> int | None:
+        """The role whose members may create and run this server's tournaments besides its admins (None:
+        admins only); a member with it may press every organiser control (``is_admin`` of the controls)."""
+        return (await self.storage.guild_settings(guild_id)).organiser_role
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None, *, is_admin: bool) -> None:
+        """A server admin names (``None``: clears) the organiser role; anyone else is refused, nothing written."""
+        if not is_admin:
+            raise TournamentRefusal("tournament.role_admin_only")
+        await self.storage.set_organiser_role(guild_id, role_id)
+
     # -- organiser controls ----------------------------------------------------------------------------
     async def _organiser(self, tournament_id: int, user_id: int, is_admin: bool) -> TournamentRow:
         row = await self.store.tournament(tournament_id)

@@ -21,6 +21,7 @@ import hashlib
 import html
 import ipaddress
 import logging
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -49,6 +50,9 @@ WEB_ROOT: Final = Path(__file__).resolve().parents[2] / "web"
 
 COOKIE: Final = "baloot_id"
 SESSION_SECONDS: Final = 12 * 3600
+# An Activity instance id as the Embedded App SDK gives it, e.g. "i-1276580072400224306-gc-9129…-9129…"
+# (letters, digits and dashes; it goes into a Discord API path, so nothing else is accepted)
+INSTANCE_ID: Final = re.compile(r"[A-Za-z0-9-]{1,128}")
 MAX_SESSIONS: Final = 100_000
 WEB_USER_LIMIT: Final = 1 << 40
 """Web users' ids are below this: every Discord snowflake since 2015 is far above it."""
@@ -241,7 +245,7 @@ class WebTable:
         code = body.get("code") if isinstance(body, dict) else None
         instance = body.get("instance_id") if isinstance(body, dict) else None
         if not (isinstance(code, str) and 0 < len(code) <= 256 and isinstance(instance, str)
-                and 0 < len(instance) <= 32 and instance.isdigit()):
+                and INSTANCE_ID.fullmatch(instance) is not None):
             return web.json_response({"error": "code and instance_id are needed"}, status=400)
         try:
             access_token, user, where = await self.oauth.sign_in(code, instance)

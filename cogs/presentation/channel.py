@@ -277,6 +277,9 @@ class ChannelBoard:
         """The match ended (R8): its last hand's message shows the end, and every earlier message already in
         the channel loses "My hand" (keeping "Details"), one a flush like :meth:`closed`."""
         board = self.board(state.table_id)
+        if is_quick(state.channel_id):  # no channel message: forgotten now (its DMs keep the last state)
+            self._closed_done(state, board)
+            return
         board.dirty.update(board.messages)
         self.touch_current(state)
 

@@ -188,6 +188,8 @@ class Presenter:
             await runtime.pings.closed(state)
             self._later(state, *range(4), reach=Reach.EVERY)
             self._flush_private(state)
+            if is_quick(state.channel_id):  # its DMs are its only messages: each is drawn once more, then forgotten
+                runtime.private.closed(state)
             channel.finished(state)
         elif isinstance(event, TurnStarted):
             self._later(state, *range(4), reach=Reach.TOKEN)  # whose turn it is, in every view

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Final
@@ -47,12 +48,14 @@ from baloot.engine.errors import BalootError
 from baloot.engine.view import SeatView
 from baloot.render import Payload, RenderInfo, render_hand, render_plays_elsewhere, render_table
 from baloot.render.picture import table_picture
+from baloot.render.review import match_accuracy_line, with_match_accuracy, with_review_button
 from baloot.tables import StorageUnavailable
 from baloot.tables.quick import is_quick
 
 from ..transport.pacing import urgent
 from ..transport.payloads import attach_picture
 from ..transport.wire import ResponseToken, edit_message, edit_response, send_message
+from .channel import FINALS_KEPT, SeatAccuracy, seat_names
 from .emojis import CARD_EMOJIS
 from .shown import TableState
 
@@ -157,6 +160,8 @@ class PrivateHands:
         self.channel = channel
         self.viewers: dict[int, Viewer] = {}
         self.locales: dict[int, str] = {}
+        self.accuracy: dict[int, list[float]] = {}  # quick table id -> each seat's accuracy in its match (R1 seats)
+        self.awaiting: dict[int, list[Viewer]] = {}  # quick table id -> its final DM views, awaiting the accuracy
 
     # -- who is who ------------------------------------------------------------------------
     def viewer(self, table_id: int, user_id: int, seat: int) -> Viewer:
@@ -244,7 +249,23 @@ class PrivateHands:
             payload = with_seat_picture(self.runtime, self.channel, rendered, info, view, locale)
         if state.closed:
             payload["components"] = []
+        if is_quick(state.channel_id):
+            payload = self.with_review(state, payload, locale)
         return payload, (version, state.closed)
+
+    def with_review(self, state: TableState, payload: Payload, locale: str) -> Payload:
+        """A quick-match table's DM message (:func:`with_table`) with what a channel table's hand messages
+        have: "Review hand N" for the newest finished hand, and at the match's end (R8) each player's accuracy
+        once its background review is ready (:meth:`match_reviewed`). Only where the bot offers reviews."""
+        sheet = state.snapshot.sheet
+        if self.runtime.reviews is None or sheet is None:
+            return payload
+        payload = with_review_button(payload, state.table_id, sheet, locale)
+        accuracy = self.accuracy.get(state.table_id)
+        if accuracy is not None and state.closed and state.closing is None:
+            names = seat_names(state.info)
+            payload = with_match_accuracy(payload, match_accuracy_line(names, accuracy, locale), locale)
+        return payload
 
     async def _run(self, viewer: Viewer) -> None:
         failures = 0
@@ -272,6 +293,34 @@ class PrivateHands:
                 failures += 1
         if viewer.final is not None and not viewer.dirty and self.viewers.get(viewer.user_id) is viewer:
             del self.viewers[viewer.user_id]  # the closed table's last view is sent: nothing more to show
+            if self._awaits_accuracy(viewer.final):  # but for the match's accuracy, once reviewed
+                awaiting = self.awaiting.setdefault(viewer.table_id, [])
+                awaiting.append(viewer)
+                while len(self.awaiting) > FINALS_KEPT:
+                    self.awaiting.pop(next(iter(self.awaiting)))
+
+    def _awaits_accuracy(self, state: TableState) -> bool:
+        """A quick-match table whose match ended (R8) and whose players' DMs will show its accuracy when the
+        background review is ready (:meth:`match_reviewed`)."""
+        reviews = self.runtime.reviews
+        return (reviews is not None and reviews.auto and is_quick(state.channel_id) and state.closing is None
+                and state.table_id not in self.accuracy)
+
+    async def match_reviewed(self, table_id: int, seats: Sequence[SeatAccuracy]) -> None:
+        """A ReviewService listener: the background review of a finished quick match (R8) is ready, and each
+        player's DM message is drawn once more, with every player's accuracy under the final score (a channel
+        table's last message shows it: :meth:`.channel.ChannelBoard.match_reviewed`)."""
+        viewers = [v for v in self.viewers.values() if v.table_id == table_id and v.final is not None]
+        viewers += self.awaiting.pop(table_id, [])
+        if not viewers:
+            return
+        self.accuracy[table_id] = [s.accuracy for s in sorted(seats, key=lambda s: s.seat)]
+        while len(self.accuracy) > FINALS_KEPT:
+            self.accuracy.pop(next(iter(self.accuracy)))
+        for viewer in viewers:
+            viewer.stale = viewer.dirty = True
+            viewer.reach = Reach.EVERY
+            self._kick(viewer)
 
     async def _bring_up(self, viewer: Viewer, state: TableState, reach: Reach, stale: bool) -> None:
         """Send what ``reach`` allows of the latest snapshot, skipping what is already in front of the player."""

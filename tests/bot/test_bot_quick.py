@@ -43,10 +43,15 @@ def found_table(player: Player) -> bool | None:
         and not message.components else None
 
 
+def custom_ids(message: Message) -> list[str]:
+    return [c.get("custom_id", "") for row in message.components for c in row.get("components", [])]
+
+
 def match_over(message: Message) -> Message | None:
-    """The message as it is now, once it shows the match's final score and no buttons (None: not yet)."""
+    """The message as it is now, once it shows the match's final score and no button but "Review hand N"
+    (None: not yet)."""
     text = " ".join(str(e.get("description", "")) + str(e.get("fields", "")) for e in message.embeds)
-    return message if "Final score" in text and not message.components else None
+    return message if "Final score" in text and all(":review:" in i for i in custom_ids(message)) else None
 
 
 def no_channel(table_id: int) -> Channel:

@@ -193,14 +193,14 @@ async def round_tables(env: DiscordEnv, bot: BotProcess, db: Path, guild: Guild,
     return tables
 
 
-async def stats_matches(viewer: Person, channel: Channel, player: Person, wanted: str) -> str:
-    """The Matches line of ``player``'s stats card, asked again while it does not start with ``wanted``
+async def stats_field(viewer: Person, channel: Channel, player: Person, field: str, wanted: str) -> str:
+    """A line of ``player``'s stats card, asked again while it does not start with ``wanted``
     (the last match's figures may still be on their way)."""
     shown = ""
     for _ in range(20):
         card = await viewer.slash("baloot", "stats", channel=channel, player=player)
         assert card.message is not None and card.message.embeds
-        shown = {f["name"]: f["value"] for f in card.message.embeds[0]["fields"]}["Matches"]
+        shown = {f["name"]: f["value"] for f in card.message.embeds[0]["fields"]}[field]
         if shown.startswith(wanted):
             break
         await asyncio.sleep(0.5)
@@ -310,9 +310,23 @@ async def whole_tournament(env: DiscordEnv, tmp_path: Path) -> None:
         assert board.message is not None and board.message.attachments
         # The winners' stats count the tournament's matches: three played, as many won as the standings say.
         wins = won_by(spots, team["id"])
+        # ... and the tournament: won by the winners, played by everyone, the winners first on its board.
+        by_id = people_by_id(people)
         for user_id in (team["player1"], team["player2"]):
-            shown = await stats_matches(admin, channel, people_by_id(people)[user_id], f"{wins} won of {ROUNDS} ")
+            shown = await stats_field(admin, channel, by_id[user_id], "Matches", f"{wins} won of {ROUNDS} ")
             assert shown.startswith(f"{wins} won of {ROUNDS} "), shown
+            shown = await stats_field(admin, channel, by_id[user_id], "Tournaments", "1 won of 1 played")
+            assert shown == "1 won of 1 played", shown
+        loser = next(p for p in people.values() if p.id not in (team["player1"], team["player2"]))
+        assert await stats_field(admin, channel, loser, "Tournaments", "0 won") == "0 won of 1 played"
+        board = await loser.slash("baloot", "leaderboard", channel=channel, sort="tournaments")
+        assert board.message is not None and board.message.embeds
+        lines = plain(board.message.embeds[0]["description"]).splitlines()
+        assert "played to the end" in lines[0], lines
+        top = " ".join(lines[2:4])
+        assert top.count("**1** won of 1 played") == 2, lines
+        assert f"<@{team['player1']}>" in top and f"<@{team['player2']}>" in top, lines
+        assert "**0** won of 1 played" in lines[4], lines
         errors = [line for line in bot.output.splitlines() if " ERROR " in line or "Traceback" in line]
         assert not errors, "\n".join(errors[:20])
         print(f"whole tournament: {time.monotonic() - began:.1f} s, {sum(len(t.acted) for t in all_tables)} presses")

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-TokenKind = Literal["bot", "interaction", "none"]
+TokenKind = Literal["bot", "interaction", "bearer", "client", "none"]
 
 
 @dataclass(frozen=True)

@@ -239,6 +239,9 @@ class RestApi:
     # ------------------------------------------------------------------ identity
 
     async def get_me(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization", "").startswith("Bearer "):  # a user's OAuth2 token
+            user = self.server.activity.bearer_user(request)
+            return _ok({**user.payload(), "locale": user.locale, "mfa_enabled": False, "flags": 0})
         return _ok({**self.server.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0})
 
     async def get_application(self, request: web.Request) -> web.Response:
@@ -540,6 +543,14 @@ class RestApi:
             inter.modal = None
         elif kind == 9:
             inter.modal = data
+        elif kind == 12:  # LAUNCH_ACTIVITY: commands and components only; Discord starts the app's Activity
+            if inter.type not in (2, 3):
+                raise DiscordError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
+                    {"code": "INTERACTION_TYPE_INVALID", "message": "Only for commands and components."}]}})
+            if self.server.activity.client_secret is None:
+                raise DiscordError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
+                    {"code": "INTERACTION_TYPE_INVALID", "message": "This application has no Activity."}]}})
+            inter.activity_instance_id = self.server.activity.launch(inter.channel, inter.user).id
         else:
             raise DiscordError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
                 {"code": "BASE_TYPE_CHOICES", "message": f"Value {kind!r} is not a valid callback."}]}})
@@ -557,6 +568,8 @@ class RestApi:
         }
         if message is not None and kind in (4, 5, 7):
             payload["resource"]["message"] = message.payload()
+        if inter.activity_instance_id is not None:
+            payload["resource"]["activity_instance"] = {"id": inter.activity_instance_id}
         return payload
 
     def _webhook_interaction(self, request: web.Request) -> Interaction:

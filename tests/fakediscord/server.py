@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from aiohttp import web
 
+from .activity import ActivityRegistry
 from .calls import CallLog, CallRecord, TokenKind
 from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, PRIVILEGED_INTENTS, Gateway
 from .rest import RestApi
@@ -108,6 +109,7 @@ class FakeDiscord:
 
         self.gateway = Gateway(self)
         self.rest = RestApi(self)
+        self.activity = ActivityRegistry(self)  # the application's Activity (LAUNCH_ACTIVITY, OAuth2)
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -132,6 +134,7 @@ class FakeDiscord:
         app.router.add_get("/gateway/", self.gateway.handle)
         app.router.add_post("/_fakediscord/hook", self._hook)
         app.router.add_get("/attachments/{attachment_id}/{filename}", self._attachment)
+        self.activity.register(app.router, API_PREFIX)
         self.rest.register(app.router, API_PREFIX)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._unhandled)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
@@ -236,6 +239,23 @@ class FakeDiscord:
             self.gateway.dispatch("GUILD_MEMBER_ADD", {**member.payload(), "guild_id": str(guild.id)})
         )
         return member
+
+    def create_role(self, guild: Guild, name: str, *, permissions: int = 0) -> Role:
+        """A new role of ``guild`` (no permissions by default), announced with GUILD_ROLE_CREATE."""
+        role = Role(id=snowflake(), name=name, permissions=permissions, position=len(guild.roles))
+        guild.roles[role.id] = role
+        self._spawn(self.gateway.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}))
+        return role
+
+    def give_role(self, guild: Guild, person: Person | User, role: Role) -> None:
+        """Add ``role`` to a member (their next interactions carry it), announced with GUILD_MEMBER_UPDATE."""
+        user = person if isinstance(person, User) else person.user
+        member = guild.members[user.id]
+        if role not in member.roles:
+            member.roles.append(role)
+        self._spawn(
+            self.gateway.dispatch("GUILD_MEMBER_UPDATE", {**member.payload(), "guild_id": str(guild.id)})
+        )
 
     def dm_channel(self, user: User) -> Channel:
         for channel in self.channels.values():
@@ -366,9 +386,13 @@ class FakeDiscord:
     def _token_kind(request: web.Request) -> TokenKind:
         if request.headers.get("Authorization", "").startswith("Bot "):
             return "bot"
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return "bearer"  # a user's OAuth2 token (the Activity's sign-in)
         path = request.path[len(API_PREFIX) :]
         if path.startswith(("/interactions/", "/webhooks/")):
             return "interaction"
+        if path == "/oauth2/token" and request.method == "POST":
+            return "client"  # the client id and secret are in the form
         return "none"
 
     async def _unhandled(self, request: web.Request) -> web.Response:

@@ -374,6 +374,7 @@ class Interaction:
     followup_ids: list[int] = field(default_factory=list)
     rejected: list[tuple[int, int]] = field(default_factory=list)  # (status, code)
     modal: JSON | None = None
+    activity_instance_id: str | None = None  # LAUNCH_ACTIVITY (12): the Activity instance Discord started
     first_callback_at: float | None = None  # monotonic time the bot's first callback arrived
 
     @property

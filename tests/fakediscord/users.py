@@ -31,7 +31,7 @@ class InteractionResult:
 
     @property
     def response_type(self) -> int | None:
-        """The accepted callback type (4 reply, 5 defer, 6 deferred update, 7 update, 9 modal)."""
+        """The accepted callback type (4 reply, 5 defer, 6 deferred update, 7 update, 9 modal, 12 Activity)."""
         return self.interaction.response_type
 
     @property
@@ -406,6 +406,9 @@ def _option_value(opt: JSON, value: Any, resolved: JSON, server: FakeDiscord, gu
             member.pop("user")
             resolved.setdefault("members", {})[str(user.id)] = member
         return str(user.id)
+    if kind == 8:  # role
+        resolved.setdefault("roles", {})[str(value.id)] = value.payload()
+        return str(value.id)
     if kind == 7:  # channel
         channel_payload = value.payload()
         channel_payload["permissions"] = str((1 << 50) - 1)

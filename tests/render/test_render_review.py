@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,12 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from baloot.ai.normal import NormalPlayer
 from baloot.engine.actions import Action, ActionType
+from baloot.engine.match import Match
+from baloot.engine.rules import Rules
+from baloot.engine.summary import MatchSummary, summarize_match
+from baloot.engine.view import seat_view
 from baloot.i18n import t
 from baloot.i18n.direction import strip_isolates
 from baloot.render import decode_review_id, emoji_text
@@ -20,12 +26,14 @@ from baloot.render.custom_ids import EVERYONE, ReviewId
 from baloot.render.limits import DESCRIPTION, check_limits
 from baloot.render.review import (
     ReviewShown,
+    last_reviewable,
     match_accuracy_line,
     overview_payload,
     progress_payload,
     step_payload,
     steps_of,
     with_match_accuracy,
+    with_review_button,
 )
 from baloot.render.review_picture import HEIGHT, MIN_FONT, WIDTH, costliest, review_picture
 from baloot.review import HandReview
@@ -138,3 +146,41 @@ def test_the_match_accuracy_line_goes_under_the_last_message_in_its_language(loc
     assert shown["components"] == payload["components"] and payload["embeds"][0]["description"] == "x" * DESCRIPTION
     check_limits(shown)
     assert with_match_accuracy({"content": "", "embeds": []}, line, locale)["content"]
+
+
+def a_sheet() -> tuple[MatchSummary, MatchSummary, int]:
+    """The match before any hand is over, and after hand ``n`` (returned) was scored while the next one runs."""
+    rng = random.Random(4)
+    match, bot = Match(Rules(), 0), NormalPlayer()
+    hand = match.deal(rng)
+    match.apply(bot.choose(seat_view(hand, hand.to_move), rng))
+    before = summarize_match(match)
+    while not hand.finished:
+        match.apply(bot.choose(seat_view(hand, hand.to_move), rng))
+    while hand.result is None:
+        hand = match.deal(rng)
+        while not hand.finished:
+            match.apply(bot.choose(seat_view(hand, hand.to_move), rng))
+    played = len(match.hands) - 1
+    hand = match.deal(rng)
+    match.apply(bot.choose(seat_view(hand, hand.to_move), rng))
+    return before, summarize_match(match), played
+
+
+def test_a_quick_match_dm_offers_review_of_the_newest_finished_hand_only() -> None:
+    before, sheet, played = a_sheet()
+    buttons = [{"type": 2, "style": 1, "label": "x", "custom_id": f"x{i}"} for i in range(4)]
+    row: dict[str, Any] = {"type": 1, "components": buttons}
+    payload: dict[str, Any] = {"embeds": [], "components": [row] * 4}
+    assert last_reviewable(before) is None and with_review_button(payload, 7, before, "en") is payload
+    assert last_reviewable(sheet) == played and played < len(sheet.hands) - 1  # never the hand in progress
+    review = ReviewId("7", played).encode()
+    shown = with_review_button(payload, 7, sheet, "en")  # a row of its own
+    assert shown["components"][4]["components"][0]["custom_id"] == review
+    assert shown["components"][4]["components"][0]["label"] == f"Review hand {played + 1}"
+    assert payload["components"] == [row] * 4 and len(shown["components"]) == 5  # the payload itself unchanged
+    full = with_review_button({**payload, "components": [row] * 5}, 7, sheet, "ar")  # five rows: in the last
+    assert [c["custom_id"] for c in full["components"][4]["components"]][-1] == review
+    assert strip_isolates(full["components"][4]["components"][-1]["label"]) == f"مراجعة اليد {played + 1}"
+    packed = {"type": 1, "components": [*buttons, buttons[0]]}
+    assert with_review_button({**payload, "components": [packed] * 5}, 7, sheet, "en")["components"] == [packed] * 5

@@ -16,6 +16,7 @@ from baloot.engine.rules import Rules
 from baloot.engine.view import seat_view
 from baloot.review import REVIEWER_VERSION, HandReview
 from baloot.storage import MatchResult, ResultSeat, SeatAccuracy, SeatRow, Storage, TableStatus
+from baloot.storage.quick import QUICK_GUILD_ID
 from baloot.tables.errors import ReviewRefused
 from baloot.tables.events import MatchFinished
 from baloot.tables.reviews import ReviewService
@@ -120,6 +121,30 @@ async def test_nothing_of_a_hand_in_progress_and_no_running_match_for_a_stranger
         with pytest.raises(ReviewRefused) as unfinished:  # the hand the match ended in was never finished
             await reviews.hand_review(table, running, 999, GUILD)
         assert unfinished.value.code is ErrorCode.REVIEW_IN_PROGRESS
+    finally:
+        await reviews.close()
+        await storage.close()
+
+
+async def test_a_quick_match_or_a_request_from_dms_only_for_the_tables_players(database: str | Path) -> None:
+    """A quick-match table has no server and a request from the bot's DMs comes from none: its hands are
+    reviewed only by someone who sat at the table, also once its match is over."""
+    storage = await Storage.open(database)
+    match, played = a_match()
+    reviews = ReviewService(storage, samples=2)
+    try:
+        quick = await store(storage, match, guild=QUICK_GUILD_ID)
+        await close(storage, quick, match)
+        channel = await store(storage, match)
+        await close(storage, channel, match)
+        for table, where in ((quick, None), (quick, GUILD), (channel, None)):
+            with pytest.raises(ReviewRefused) as stranger:
+                await reviews.hand_review(table, played, 999, where)
+            assert stranger.value.code is ErrorCode.REVIEW_NOT_A_PLAYER, (table, where)
+        assert reviews.computed == 0
+        for table, where in ((quick, None), (quick, GUILD), (channel, None)):  # a player: in DMs, in a server
+            assert (await reviews.hand_review(table, played, PLAYERS[1], where)).review.decisions
+        assert (await reviews.hand_review(channel, played, 999, GUILD)).review.decisions  # anyone in its server
     finally:
         await reviews.close()
         await storage.close()

@@ -140,7 +140,9 @@ async def test_four_browsers_play_a_whole_hand_and_never_see_another_seats_cards
         taps = await play_hand_in_browsers(service, table.id, by_seat)
         assert taps >= 33
         for seat, page in by_seat.items():
-            own = {c["code"] for _, f in page.states() if f.get("seat") == seat for c in f["hand"]}
+            # the first hand's states only: the next deal may already have reached the page
+            own = {c["code"] for _, f in page.states() if f.get("seat") == seat and f.get("hand_no") == 0
+                   for c in f["hand"]}
             assert len(own) == 8
             for text, frame in page.states():
                 if frame.get("hand_no") == 0:
@@ -204,6 +206,7 @@ async def test_activity_signs_in_with_the_sdk_mock_and_sits_in_the_instance_chan
                                                                                    chromium: Any) -> None:
     user_id, guild_id, channel_id = 290926798626357250, 81384788765712384, 381870553235193857
     secret = "client-secret-never-shown"
+    # the SDK's mock has this instance id (a real one reads like "i-1276…-gc-<guild>-<channel>")
     stand_in = TestServer(discord_stand_in("1234567890", secret, user_id=user_id, instance="123456789012345678",
                                            guild_id=guild_id, channel_id=channel_id), host="127.0.0.1")
     await stand_in.start_server()

@@ -281,8 +281,12 @@ def test_web_user_ids_are_stable_and_below_discord_snowflakes() -> None:
     assert 0 < web_user_id("a") < 1 << 40 < 175928847299117063  # Discord's first snowflakes are far above
 
 
+# an instance id as Discord gives it (the Embedded App SDK's ``instanceId``): not a snowflake
+INSTANCE = f"i-1276580072400224306-gc-{9 << 40}-{8 << 40}"
+
+
 async def activity_server(tmp_path: Path, *, members: tuple[int, ...] | None = None) -> tuple[Any, OAuthSettings]:
-    stand_in = TestServer(discord_stand_in("42", "s3cret-value", user_id=7 << 40, instance="555", guild_id=9 << 40,
+    stand_in = TestServer(discord_stand_in("42", "s3cret-value", user_id=7 << 40, instance=INSTANCE, guild_id=9 << 40,
                                            channel_id=8 << 40, members=members), host="127.0.0.1")
     await stand_in.start_server()
     return stand_in, OAuthSettings("42", "s3cret-value", "bot-token", api_base=str(stand_in.make_url("")).rstrip("/"))
@@ -295,13 +299,18 @@ async def test_activity_sign_in_checks_the_code_and_the_instance_with_discord(
     try:
         async with served(tmp_path, oauth=settings) as (service, table, server), aiohttp.ClientSession() as http:
             url = server.make_url("/api/token")
-            for body, status in (({"code": "wrong", "instance_id": "555"}, 403),
+            for body, status in (({"code": "wrong", "instance_id": INSTANCE}, 403),
+                                 ({"code": "mock_code", "instance_id": INSTANCE + "0"}, 403),
                                  ({"code": "mock_code", "instance_id": "556"}, 403),
-                                 ({"code": "mock_code"}, 400), ({"code": 5, "instance_id": "555"}, 400)):
+                                 ({"code": "mock_code"}, 400), ({"code": 5, "instance_id": INSTANCE}, 400),
+                                 ({"code": "mock_code", "instance_id": "../../users/@me"}, 400),
+                                 ({"code": "mock_code", "instance_id": "i-1?x=2"}, 400),
+                                 ({"code": "mock_code", "instance_id": "i" * 129}, 400),
+                                 ({"code": "mock_code", "instance_id": ""}, 400)):
                 async with http.post(url, json=body) as response:
                     assert response.status == status, body
             assert table.sessions == {}
-            async with http.post(url, json={"code": "mock_code", "instance_id": "555"}) as response:
+            async with http.post(url, json={"code": "mock_code", "instance_id": INSTANCE}) as response:
                 assert response.status == 200
                 answer = await response.json()
             assert set(answer) == {"access_token", "session"} and answer["access_token"] == f"token-of-{7 << 40}"
@@ -326,7 +335,8 @@ async def test_activity_refuses_a_user_who_is_not_in_the_instance(tmp_path: Path
     stand_in, settings = await activity_server(tmp_path, members=(1234,))
     try:
         async with served(tmp_path, oauth=settings) as (_, table, server), aiohttp.ClientSession() as http:
-            async with http.post(server.make_url("/api/token"), json={"code": "mock_code", "instance_id": "555"}) as r:
+            body = {"code": "mock_code", "instance_id": INSTANCE}
+            async with http.post(server.make_url("/api/token"), json=body) as r:
                 assert r.status == 403 and "not in this Activity" in (await r.json())["error"]
             assert table.sessions == {}
     finally:
