@@ -144,7 +144,7 @@ class TournamentCog(commands.Cog):
     async def cog_load(self) -> None:
         runtime = runtime_of(self.bot)
         service = TournamentService(runtime.service, runtime.service.storage, self.open_thread,
-                                    no_show_seconds=runtime.no_show_seconds)
+                                    greet=self.ping_players, no_show_seconds=runtime.no_show_seconds)
         service.listeners.append(self.on_update)
         self.service = service
 
@@ -161,13 +161,17 @@ class TournamentCog(commands.Cog):
                 log.info("resumed tournaments %s", resumed)
 
     async def open_thread(self, row: TournamentRow, round_no: int, pairing: Pairing) -> int:
-        """A public thread of the tournament's channel for one table; its four players pinged there."""
-        locale = language_of(row)
+        """A public thread of the tournament's channel for one table (the service stores it, then
+        :meth:`ping_players`)."""
         name = f"{row.name} · {round_no}.{pairing.table_no + 1}"[:THREAD_NAME_MAX]
         data = await self.bot.http.start_thread_without_message(
             row.channel_id, name=name, auto_archive_duration=ARCHIVE_MINUTES,
             type=discord.ChannelType.public_thread.value, reason="Baloot tournament table")
-        thread_id = int(data["id"])
+        return int(data["id"])
+
+    async def ping_players(self, row: TournamentRow, round_no: int, pairing: Pairing, thread_id: int) -> None:
+        """The table's four players pinged in its thread."""
+        locale = language_of(row)
         assert self.service is not None
         teams = {team.id: team for team in await self.service.store.teams(row.id)}
 
@@ -184,7 +188,6 @@ class TournamentCog(commands.Cog):
                 text, allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
         except discord.HTTPException:
             log.warning("could not ping the players of thread %s", thread_id, exc_info=True)
-        return thread_id
 
     async def on_update(self, update: TournamentUpdate) -> None:
         """Edit the tournament message; after a round (or at the end) post the standings picture."""
@@ -394,21 +397,24 @@ tournament_group = app_commands.Group(name=cmd_str("cmd.tournament.name"), descr
 @tournament_group.command(name=cmd_str("cmd.tournament.create.name"), description=cmd_str("cmd.tournament.create.desc"))
 @app_commands.rename(title=cmd_str("opt.tournament_title.name"), format=cmd_str("opt.format.name"),
                      rounds=cmd_str("opt.rounds.name"), deals=cmd_str("opt.round_deals.name"),
-                     turn_time=cmd_str("opt.turn_time.name"), rated=cmd_str("opt.rated.name"),
+                     target=cmd_str("opt.target.name"), turn_time=cmd_str("opt.turn_time.name"),
+                     rated=cmd_str("opt.rated.name"),
                      bots_allowed=cmd_str("opt.bots_allowed.name"))
 @app_commands.describe(title=cmd_str("opt.tournament_title.desc"), format=cmd_str("opt.format.desc"),
                        rounds=cmd_str("opt.rounds.desc"), deals=cmd_str("opt.round_deals.desc"),
-                       turn_time=cmd_str("opt.turn_time.desc"), rated=cmd_str("opt.rated.desc"),
+                       target=cmd_str("opt.target.desc"), turn_time=cmd_str("opt.turn_time.desc"),
+                       rated=cmd_str("opt.rated.desc"),
                        bots_allowed=cmd_str("opt.bots_allowed.desc"))
 @app_commands.choices(format=FORMAT_CHOICES)
 async def create(interaction: discord.Interaction, title: app_commands.Range[str, 1, 80],
                  format: app_commands.Choice[str] | None = None,
                  rounds: app_commands.Range[int, 1, 20] | None = None,
                  deals: app_commands.Range[int, 0, 16] | None = None,
+                 target: app_commands.Range[int, 1, 1000] | None = None,
                  turn_time: app_commands.Range[int, 10, 600] | None = None,
                  rated: bool | None = None, bots_allowed: bool | None = None) -> None:
     """A server admin, or a member with the organiser role, creates a tournament; its message is posted in this
-    channel."""
+    channel. A round is a match to ``target`` (R9's match target, default 152) at every table."""
     locale = user_locale(interaction)
 
     async def work() -> None:
@@ -421,6 +427,7 @@ async def create(interaction: discord.Interaction, title: app_commands.Range[str
                 raise TournamentRefusal("tournament.create_denied_role", role=f"<@&{role_id}>")
         row = await service.create(interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id, title,
                                    format=format.value if format else "swiss", rounds=rounds,
+                                   rules=None if target is None else {"target": target},
                                    turn_seconds=float(turn_time or 60), rated=True if rated is None else rated,
                                    bots_allowed=True if bots_allowed is None else bots_allowed, language=locale,
                                    deals=deals or 0)

@@ -442,6 +442,15 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
         ALTER TABLE tournament_tables ADD COLUMN forfeit INTEGER NOT NULL DEFAULT 0 CHECK (forfeit BETWEEN 0 AND 3)
         """,
     ),
+    (
+        15,
+        """
+        ALTER TABLE tournament_tables ADD COLUMN channel_id {ID};
+        ALTER TABLE tournaments ADD COLUMN announced TEXT;
+        UPDATE tournaments SET announced = CASE WHEN status = 'finished' THEN 'finished'
+            ELSE 'round:' || current_round END WHERE status <> 'registering'
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (rebuilt from the records at will),
@@ -465,7 +474,11 @@ player's own server (their statistics go there) and the reports of players at qu
 run tournaments besides the server's admins (None: admins only), and the indexes that read a server's
 tournaments and a player's tournaments (``/baloot stats``, the tournaments leaderboard);
 14 a tournament table's forfeit (``tournament_tables.forfeit``: 1 the first-listed team never showed, 2 the
-second, 3 both; docs/tournaments.md)."""
+second, 3 both; docs/tournaments.md);
+15 tournaments survive a crash between steps: ``tournament_tables.channel_id``, the thread a round's table
+was given (stored before its table opens, so a restart reuses it rather than opening another), and
+``tournaments.announced``, the last round opening (``round:N``) or finish (``finished``) whose standings
+were posted (a restart posts one a crash cut off; the tournaments of older versions count as posted)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 

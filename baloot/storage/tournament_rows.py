@@ -45,6 +45,7 @@ class TournamentRow:
     current_round: int
     winner_team: int | None
     created_at: float
+    announced: str | None = None  # the last 'round:N' or 'finished' whose announcement was made
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,3 +77,4 @@ class TournamentTableRow:
     first_score: int
     second_score: int
     forfeit: int = 0  # FORFEIT_FIRST / FORFEIT_SECOND bits: the team(s) that never showed (docs/tournaments.md)
+    channel_id: int | None = None  # the table's thread, once given (before its table opens)

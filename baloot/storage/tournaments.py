@@ -31,6 +31,7 @@ def _tournament(row: Row) -> TournamentRow:
         rules=json.loads(row["rules"]), turn_seconds=row["turn_seconds"], rated=bool(row["rated"]),
         bots_allowed=bool(row["bots_allowed"]), language=row["language"], status=TournamentStatus(row["status"]),
         current_round=row["current_round"], winner_team=row["winner_team"], created_at=row["created_at"],
+        announced=row["announced"],
     )
 
 
@@ -42,7 +43,7 @@ def _team(row: Row) -> TeamRow:
 def _table(row: Row) -> TournamentTableRow:
     return TournamentTableRow(row["tournament_id"], row["round_no"], row["table_no"], row["first_team"],
                               row["second_team"], row["table_id"], row["first_points"], row["second_points"],
-                              row["first_score"], row["second_score"], row["forfeit"])
+                              row["first_score"], row["second_score"], row["forfeit"], row["channel_id"])
 
 
 class TournamentStore:
@@ -76,6 +77,18 @@ class TournamentStore:
         rows = await self.db.fetch_all(
             "SELECT * FROM tournaments WHERE status IN ('registering', 'running', 'paused') ORDER BY id")
         return [_tournament(r) for r in rows]
+
+    async def unannounced(self) -> list[TournamentRow]:
+        """Tournaments under way or finished whose latest round opening or finish may not have been announced
+        (``announced`` lags behind ``current_round``/``status``; the caller compares), oldest first."""
+        rows = await self.db.fetch_all(
+            """SELECT * FROM tournaments WHERE status IN ('running', 'paused', 'finished')
+               AND (announced IS NULL OR announced <> 'finished') ORDER BY id""")
+        return [_tournament(r) for r in rows]
+
+    async def set_announced(self, tournament_id: int, announced: str) -> None:
+        async with self.db.transaction() as db:
+            await db.execute("UPDATE tournaments SET announced = ? WHERE id = ?", (announced, tournament_id))
 
     async def in_guild(self, guild_id: int) -> list[TournamentRow]:
         rows = await self.db.fetch_all("SELECT * FROM tournaments WHERE guild_id = ? ORDER BY id DESC", (guild_id,))
@@ -206,6 +219,13 @@ class TournamentStore:
             await db.execute(
                 """UPDATE tournament_tables SET table_id = ? WHERE tournament_id = ? AND round_no = ?
                    AND table_no = ?""", (table_id, tournament_id, round_no, table_no))
+
+    async def set_channel(self, tournament_id: int, round_no: int, table_no: int, channel_id: int) -> None:
+        """The thread given to a round's table, stored before the table opens in it."""
+        async with self.db.transaction() as db:
+            await db.execute(
+                """UPDATE tournament_tables SET channel_id = ? WHERE tournament_id = ? AND round_no = ?
+                   AND table_no = ?""", (channel_id, tournament_id, round_no, table_no))
 
     async def set_result(self, tournament_id: int, round_no: int, table_no: int, points: tuple[float, float],
                          scores: tuple[int, int], deals: Sequence[tuple[int, int, int, int]]) -> bool:

@@ -6,7 +6,8 @@ deal seed (duplicate deals, :mod:`baloot.tournaments.duplicate`). When a table's
 result and its teams' deal results are stored; when every table of the round has one, the round is
 closed, the standings computed (:func:`baloot.tournaments.standings`) and the next round paired and
 opened — or the tournament finished. :meth:`resume` after a restart opens the tables a crash left
-unopened and records results a crash left unrecorded, so nothing is lost or done twice.
+unopened (in the thread each was already given, if any), records results a crash left unrecorded and
+makes the round opening or finish announcement a crash cut off, so nothing is lost or done twice.
 
 A team that never shows forfeits: when a table opens, a watch is set for ``no_show_seconds`` after the
 table's stored opening time (so a restart does not reset it). At that time a team neither of whose players
@@ -73,6 +74,8 @@ BOT_TEAM = -1  # the bot team that meets a bye team when bots may fill the field
 
 ChannelOpener = Callable[[TournamentRow, int, Pairing], Awaitable[int]]
 """Opens the channel (a thread) of a round's table; returns its id. Given by the Discord layer."""
+Greeter = Callable[[TournamentRow, int, Pairing, int], Awaitable[None]]
+"""Tells a table's players where it is (pings them in its channel), once its channel is stored."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +94,13 @@ class TournamentService:
     """Runs every tournament of this process over the table service."""
 
     def __init__(self, tables: TableService, storage: Storage, open_channel: ChannelOpener, *,
-                 rng: random.Random | None = None, bot_level: str = "normal",
+                 greet: Greeter | None = None, rng: random.Random | None = None, bot_level: str = "normal",
                  no_show_seconds: float = NO_SHOW_SECONDS) -> None:
         self.tables = tables
         self.store = TournamentStore(storage.db, storage.clock)
         self.storage = storage
         self.open_channel = open_channel
+        self.greet = greet
         self.rng = rng or random.SystemRandom()
         self.bot_level = bot_level
         self.listeners: list[Callable[[TournamentUpdate], Awaitable[None]]] = []
@@ -260,13 +264,22 @@ class TournamentService:
                 await self.store.set_result(tournament_id, round_no, table.table_no, (1.0, 0.0), (0, 0), ())
                 continue
             pairing = Pairing(table.table_no, table.first_team, table.second_team)
-            channel_id = await self.open_channel(row, round_no, pairing)
-            seats = self._seats(teams, pairing)
-            info = await self.tables.open_seated(row.guild_id, channel_id, row.creator_id, seats,
-                                                 rules=row.rules, turn_seconds=row.turn_seconds,
-                                                 language=row.language, deal_seed=seed)
-            await self.store.set_table(tournament_id, round_no, table.table_no, info.id)
-            await self._watch(info.id)
+            channel_id = table.channel_id
+            if channel_id is None:
+                channel_id = await self.open_channel(row, round_no, pairing)
+                await self.store.set_channel(tournament_id, round_no, table.table_no, channel_id)
+                if self.greet is not None:  # after the store: a restart never pings a second thread
+                    await self.greet(row, round_no, pairing, channel_id)
+            # after a crash: the thread given before it is reused, and a table already open in it adopted
+            opened = self.tables.table_id_in(channel_id)
+            if opened is None:
+                seats = self._seats(teams, pairing)
+                info = await self.tables.open_seated(row.guild_id, channel_id, row.creator_id, seats,
+                                                     rules=row.rules, turn_seconds=row.turn_seconds,
+                                                     language=row.language, deal_seed=seed)
+                opened = info.id
+            await self.store.set_table(tournament_id, round_no, table.table_no, opened)
+            await self._watch(opened)
 
     def _seats(self, teams: dict[int, TeamRow], pairing: Pairing) -> list[SeatInfo]:
         first_side, _ = team_seats(pairing.table_no)
@@ -515,7 +528,16 @@ class TournamentService:
                 await self._open_tables(row.id, row.current_round)
                 await self._advance(row.id, row.current_round)
             resumed.append(row.id)
+        for row in await self.store.unannounced():  # a crash between storing and announcing: announce now
+            if self.tables.holds(row.guild_id) and row.announced != self._announcement(row):
+                await self._announce(row.id, "finished" if row.status == TournamentStatus.FINISHED else "round")
         return resumed
+
+    @staticmethod
+    def _announcement(row: TournamentRow) -> str:
+        """What :meth:`_announce` records once it announced the tournament's state: ``round:N`` for the
+        opening of round N (the standings after N-1 and its pairings), ``finished`` for the end."""
+        return "finished" if row.status == TournamentStatus.FINISHED else f"round:{row.current_round}"
 
     async def _announce(self, tournament_id: int, kind: str) -> None:
         row = await self.store.tournament(tournament_id)
@@ -530,4 +552,6 @@ class TournamentService:
                 await listener(update)
             except Exception:
                 log.exception("a tournament listener failed")
+        if kind in ("round", "finished"):  # posted: a restart does not post it again (nor lose it)
+            await self.store.set_announced(tournament_id, self._announcement(row))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_tables_harness import legal_bot_factory, open_service, play_one
@@ -297,3 +298,79 @@ async def test_knockout_is_seeded_by_rating(database: str | Path) -> None:
     finally:
         await tables.close()
         await storage.close()
+
+
+@pytest.mark.parametrize("table_opened", [False, True])
+async def test_a_crash_while_the_next_round_opens_loses_no_announcement_and_no_thread(
+        database: str | Path, monkeypatch: pytest.MonkeyPatch, table_opened: bool) -> None:
+    """The process dies after round 2's second table was given its thread, before the table opened in it
+    (or, ``table_opened``, once it opened but before the tournament stored it), and before the round was
+    announced. The next process opens that table in the same thread (or adopts the one open there: no
+    second thread, no second table), opens the rest, and announces the round — once."""
+    threads = Threads()
+    storage, tables, service, _ = await open_all(database, threads)
+    row = await service.create(GUILD, LOBBY, ADMIN, "Cup", rules={"target": 21}, turn_seconds=600, rounds=2)
+    await register_eight(service, row.id)
+    await service.start(row.id, ADMIN)
+    opened_seated = tables.open_seated
+
+    class Crash(Exception):
+        pass
+
+    async def dies_at_the_second_table(*args: Any, **kwargs: Any) -> Any:
+        if threads.opened[-1] != (2, 1):
+            return await opened_seated(*args, **kwargs)
+        if table_opened:
+            await opened_seated(*args, **kwargs)
+        raise Crash  # stands for SIGKILL: nothing after this step happens in this process
+
+    monkeypatch.setattr(tables, "open_seated", dies_at_the_second_table)
+    await play_round(tables, service, row.id, 1, random.Random(5))
+    assert threads.opened[-2:] == [(2, 0), (2, 1)]
+    given = threads.next  # the thread of round 2's second table
+    await tables.close()
+    await storage.close()
+
+    storage, tables, service, updates = await open_all(database, threads)
+    await tables.resume_all()
+    await service.resume()
+    try:
+        assert sorted(threads.opened[4:]) == [(2, 0), (2, 1), (2, 2), (2, 3)], "no table given a second thread"
+        spots = await service.store.tables(row.id, 2)
+        assert all(s.table_id is not None for s in spots)
+        assert spots[1].channel_id == given and tables.table_id_in(given) == spots[1].table_id
+        assert len({s.table_id for s in spots}) == 4 and len(tables.tables()) == 4
+        assert [(u.kind, u.round_no) for u in updates] == [("round", 2)], "the round announced, once"
+    finally:
+        await tables.close()
+        await storage.close()
+    storage, tables, service, updates = await open_all(database, threads)  # and a later restart: nothing again
+    await tables.resume_all()
+    await service.resume()
+    assert updates == [] and len(threads.opened) == 8
+    await tables.close()
+    await storage.close()
+
+
+async def test_a_finish_a_crash_did_not_announce_is_announced_after_the_restart(database: str | Path) -> None:
+    """The tournament was stored finished but the process died before its final standings were posted
+    (``announced`` still names the last round's opening): the next process posts them, once."""
+    threads = Threads()
+    storage, tables, service, updates = await open_all(database, threads)
+    row = await service.create(GUILD, LOBBY, ADMIN, "Final", rules={"target": 21}, turn_seconds=600, rounds=1)
+    for i in (0, 2):
+        await service.register_team(row.id, PLAYERS[i], "x", PLAYERS[i + 1], "y")
+        await service.confirm(row.id, PLAYERS[i + 1])
+    await service.start(row.id, ADMIN)
+    await play_round(tables, service, row.id, 1, random.Random(2))
+    assert [u.kind for u in updates][-1] == "finished"
+    await storage.db.execute("UPDATE tournaments SET announced = 'round:1' WHERE id = ?", (row.id,))
+    await tables.close()
+    await storage.close()
+    for expected in (["finished"], []):
+        storage, tables, service, updates = await open_all(database, threads)
+        await tables.resume_all()
+        await service.resume()
+        await tables.close()
+        await storage.close()
+        assert [u.kind for u in updates] == expected
