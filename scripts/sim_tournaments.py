@@ -1,25 +1,34 @@
 """Does duplicate remove luck? Simulated Swiss tournaments of AI teams of known strength.
 
-    python scripts/sim_tournaments.py [--tournaments 20] [--teams 16] [--boards 4] [--seed 1]
+    python scripts/sim_tournaments.py [--tournaments 100] [--teams 16] [--boards 16] [--max-noise 1]
+                                      [--seed 1] [--workers 1] [--mirrored]
 
 Each team is the rule-based ``normal`` AI that, at each decision, plays a uniformly random legal
 action instead with its own probability ``noise``: team ``i`` (0-based) of ``n`` has noise
-``max_noise * i / (n - 1)`` (``--max-noise``, default 1), so team 0 is the strongest and the true order is
-known and strict (before, teams n-1 and n both played at random: a tie in the "true" order). A tournament is ⌈log2(n)⌉
-Swiss rounds (``baloot.tournaments.swiss_pairings``), each round ``--boards`` deals at each table,
-the round won by the higher total (R7 hand scores; a Gahwa won counts the match target).
+``max_noise * i / (n - 1)``, so team 0 is the strongest and the true order is known and strict.
+A tournament is ⌈log2(n)⌉ Swiss rounds (``baloot.tournaments.swiss_pairings``, paired on the
+standings of the round before), each round ``--boards`` deals at each table, the round won by the
+higher total (R7 hand scores; a Gahwa won counts the match target).
 
-Every tournament is played twice on the same seed:
+Every tournament seed is played in each way of dealing, with the same number of deals:
 
 * **duplicate**: every table of a round plays the same decks (``deal_deck(round seed, h)``), the
-  tables' sides alternating (``team_seats``), and the standings are ranked by round points, then the
-  matchpoint percentage (``baloot.tournaments.standings``);
-* **random deals**: each table its own decks; the same standings, with no matchpoints (every team
-  at 50 %), so Buchholz and the score difference break ties.
+  tables' sides alternating (``team_seats``): half the field holds each side of every deal. Ranked
+  by the tournament's standings (``baloot.tournaments.duplicate_standings``: the duplicate rating,
+  then round points, matchpoints, Buchholz …);
+* **random**: each table its own decks. Ranked the same way, the rating fitted on the raw results
+  (no par: there is no other table with the same cards), so the comparison is with the best
+  ranking random deals allow, not with a weaker one;
+* **mirrored** (``--mirrored``; a simulation of bots only): as duplicate, but each deck is dealt
+  twice at a table, the deal passing to the right in between, so each team holds both sides of every
+  deal against the same opponents. People would remember the deck they have just seen played; the
+  mode measures how much luck a field of two-player teams leaves that a replay would remove.
 
-For each, the Kendall τ (``scipy.stats.kendalltau``) between the final standings and the true
-order is printed: its mean and spread over the tournaments, and the τ of the duplicate field
-ranked by matchpoint percentage alone.
+Printed: the Kendall τ (``scipy.stats.kendalltau``) between each final ranking and the true order,
+its mean over the tournaments with the standard error and the 95 % interval; the same for the
+difference duplicate − random over the same seeds (paired); and each true strength's mean final
+place. Besides the standings, the τ of round points first (the standings before the rating led) and
+of the matchpoint percentage alone are shown.
 """
 
 from __future__ import annotations
@@ -30,7 +39,9 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -51,9 +62,11 @@ from baloot.tournaments import (
     DealResult,
     Pairing,
     RoundOutcome,
+    Standing,
     deal_deck,
     first_dealer,
     matchpoints,
+    opponents_met,
     round_seed,
     standings,
     swiss_pairings,
@@ -61,6 +74,8 @@ from baloot.tournaments import (
     team_seats,
 )
 from baloot.tournaments.strength import duplicate_rating
+
+MODES = ("duplicate", "random", "mirrored")
 
 
 class NoisyPlayer:
@@ -85,22 +100,44 @@ def play_hand(deck: list[Card], dealer: int, seats: list[Player], rng: random.Ra
     return hand
 
 
-def play_tournament(n: int, boards: int, seed: int, duplicate: bool, max_noise: float = 1.0
-                    ) -> tuple[float, float, float]:
-    """One Swiss tournament; τ against the true order of (the standings, the matchpoint ranking, the
-    rating of :mod:`baloot.tournaments.strength` — on par deviations when duplicated, raw results if not)."""
+def ranked(teams: Sequence[int], outcomes: Sequence[RoundOutcome], deals: Sequence[DealResult], mode: str,
+           *, rating_first: bool = True) -> list[Standing]:
+    """The standings: with duplicate deals the tournament's own; with random deals the same keys,
+    the rating fitted on the raw results (``duplicated=False``), as no other table held the cards."""
+    if not rating_first:
+        return standings(teams, outcomes, matchpoints(deals) if mode != "random" else {})
+    rating = duplicate_rating(teams, deals, opponents_met(outcomes), duplicated=mode != "random")
+    return standings(teams, outcomes, matchpoints(deals) if mode != "random" else {}, rating=rating)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One tournament: τ of the standings, of round points first, of matchpoints alone; final places."""
+
+    tau: float
+    tau_points_first: float
+    tau_matchpoints: float
+    place: Mapping[int, int]  # team (1 = strongest) -> final place
+
+
+def tau(values: Mapping[int, float]) -> float:
+    """Kendall τ between ``values`` (higher = ranked better) and the true order (team 1 strongest)."""
+    teams = sorted(values)
+    return float(kendalltau([-t for t in teams], [values[t] for t in teams]).statistic)
+
+
+def play_tournament(n: int, boards: int, seed: int, mode: str, max_noise: float = 1.0) -> Result:
+    """One Swiss tournament of ``n`` teams, dealt the ``mode`` way (:data:`MODES`)."""
     rules = Rules()
     players = {t: NoisyPlayer(max_noise * (t - 1) / (n - 1)) for t in range(1, n + 1)}  # team 1 strongest
-    teams = list(players)
+    teams = random.Random(seed + 2).sample(list(players), n)  # registration order: no hint of strength
     rng = random.Random(seed)
     play_rng = random.Random(seed + 1)
     outcomes: list[RoundOutcome] = []
     deals: list[DealResult] = []
     met: set[frozenset[int]] = set()
-    opponents: dict[tuple[int, int], int] = {}
     had_bye: set[int] = set()
-    order = random.Random(seed + 2).sample(teams, n)  # registration order: no hint of strength
-    lines = standings(order, outcomes, {})
+    lines = ranked(teams, outcomes, deals, mode)
     for round_no in range(1, swiss_round_count(n) + 1):
         scores = {line.team: line.points for line in lines}
         tables: list[Pairing] = swiss_pairings([line.team for line in lines], scores, met, had_bye)
@@ -111,71 +148,85 @@ def play_tournament(n: int, boards: int, seed: int, duplicate: bool, max_noise: 
                 outcomes.append(RoundOutcome(round_no, table.first, BYE, 1.0, 0.0))
                 continue
             met.add(frozenset((table.first, table.second)))
-            opponents[(round_no, table.first)], opponents[(round_no, table.second)] = table.second, table.first
             side_first, _ = team_seats(table.table_no)
             seats: list[Player] = [players[table.first] if s % 2 == side_first else players[table.second]
                                    for s in range(4)]
             table_rng = random.Random(rng.getrandbits(62))
-            total = [0, 0]  # first, second
+            total = 0  # the first team's
             for h in range(boards):
-                if duplicate:
-                    deck, dealer = deal_deck(seed_r, h), (first_dealer(seed_r) + h) % 4
+                dealer = (first_dealer(seed_r) + h) % 4  # R1: the deal passes to the right
+                board, side = h, side_first  # which deal, and which side of it the first team holds
+                if mode == "duplicate":
+                    deck = deal_deck(seed_r, h)
+                elif mode == "mirrored":  # the next dealer rotates the same deck: the sides swap
+                    board, side = h // 2, side_first if h % 2 == 0 else 1 - side_first
+                    deck = deal_deck(seed_r, board)
                 else:
-                    deck, dealer = shuffled_deck(table_rng), (first_dealer(seed_r) + h) % 4
-                hand = play_hand(deck, dealer, seats, play_rng, rules)
-                diff = team_value(hand, side_first, rules.target)
-                total[0] += diff
-                deals.append(DealResult(round_no, h, table.first, side_first, diff))
-                deals.append(DealResult(round_no, h, table.second, 1 - side_first, -diff))
-            first_pts = 1.0 if total[0] > 0 else 0.5 if total[0] == 0 else 0.0
+                    deck = shuffled_deck(table_rng)
+                diff = team_value(play_hand(deck, dealer, seats, play_rng, rules), side_first, rules.target)
+                total += diff
+                deals.append(DealResult(round_no, board, table.first, side, diff))
+                deals.append(DealResult(round_no, board, table.second, 1 - side, -diff))
+            first_pts = 1.0 if total > 0 else 0.5 if total == 0 else 0.0
             outcomes.append(RoundOutcome(round_no, table.first, table.second, first_pts, 1 - first_pts,
-                                         total[0], -total[0]))
-        lines = standings(order, outcomes, matchpoints(deals) if duplicate else {})
-    truth = {t: -t for t in teams}  # higher is stronger
-    final = {line.team: -line.place for line in lines}
-    tau_standings = kendalltau([truth[t] for t in teams], [final[t] for t in teams]).statistic
+                                         total, -total))
+        lines = ranked(teams, outcomes, deals, mode)
+    place = {line.team: line.place for line in lines}
+    points_first = {line.team: -line.place for line in ranked(teams, outcomes, deals, mode, rating_first=False)}
     mp = matchpoints(deals)
-    by_mp = {t: mp[t][0] / mp[t][1] if mp.get(t, (0, 0))[1] else 0.5 for t in teams}
-    tau_mp = kendalltau([truth[t] for t in teams], [by_mp[t] for t in teams]).statistic
-    rating = duplicate_rating(teams, deals, opponents, duplicated=duplicate)
-    tau_rating = kendalltau([truth[t] for t in teams], [rating[t] for t in teams]).statistic
-    return float(tau_standings), float(tau_mp), float(tau_rating)
+    by_mp = {t: mp[t][0] / mp[t][1] if mp.get(t, (0, 0))[1] else 0.5 for t in players}
+    return Result(tau({t: -p for t, p in place.items()}), tau(points_first), tau(by_mp), place)
 
 
-def run(args: tuple[int, int, int, bool, float]) -> tuple[float, float, float]:
+def run(args: tuple[int, int, int, str, float]) -> Result:
     return play_tournament(*args)
+
+
+def mean_ci(xs: Sequence[float]) -> str:
+    """``mean ± 95 % half-width (se …)`` over the tournaments."""
+    mean = statistics.fmean(xs)
+    se = statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else math.nan
+    return f"{mean:6.3f} ± {1.96 * se:.3f} (se {se:.3f})"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tournaments", type=int, default=20)
+    parser.add_argument("--tournaments", type=int, default=100)
     parser.add_argument("--teams", type=int, default=16)
-    parser.add_argument("--boards", type=int, default=4)
+    parser.add_argument("--boards", type=int, default=16, help="deals a round at each table")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--max-noise", type=float, default=1.0,
                         help="the weakest team's noise (team i of n: max_noise * i / (n - 1))")
+    parser.add_argument("--mirrored", action="store_true", help="also deal each deck twice at a table (bots)")
     args = parser.parse_args()
+    modes = MODES if args.mirrored else MODES[:2]
     start = time.perf_counter()
-    jobs = [(args.teams, args.boards, args.seed * 1000 + k, dup, args.max_noise) for k in range(args.tournaments)
-            for dup in (True, False)]
+    jobs = [(args.teams, args.boards, args.seed * 100_000 + k, mode, args.max_noise)
+            for k in range(args.tournaments) for mode in modes]
     with ProcessPoolExecutor(args.workers) as pool:
         results = list(pool.map(run, jobs))
-    dup = [r for (job, r) in zip(jobs, results, strict=True) if job[3]]
-    rnd = [r for (job, r) in zip(jobs, results, strict=True) if not job[3]]
-
-    def line(label: str, taus: list[float]) -> str:
-        mean = statistics.fmean(taus)
-        sd = statistics.stdev(taus) if len(taus) > 1 else math.nan
-        return f"{label:<34} τ mean {mean:5.3f}  sd {sd:5.3f}  (±{1.96 * sd / math.sqrt(len(taus)):.3f} 95 %)"
-
-    print(f"{args.tournaments} tournaments × 2, {args.teams} teams, {swiss_round_count(args.teams)} Swiss rounds, "
-          f"{args.boards} deals a round, noise 0..{args.max_noise:g}; {time.perf_counter() - start:.0f} s")
-    print(line("duplicate deals, standings", [d[0] for d in dup]))
-    print(line("duplicate deals, matchpoints alone", [d[1] for d in dup]))
-    print(line("duplicate deals, duplicate rating", [d[2] for d in dup]))
-    print(line("random deals, standings", [r[0] for r in rnd]))
-    print(line("random deals, rating on raw results", [r[2] for r in rnd]))
+    by_mode = {mode: [r for job, r in zip(jobs, results, strict=True) if job[3] == mode] for mode in modes}
+    print(f"{args.tournaments} tournaments per mode, {args.teams} teams, {swiss_round_count(args.teams)} Swiss "
+          f"rounds, {args.boards} deals a round, noise 0..{args.max_noise:g}, seed {args.seed}; "
+          f"{time.perf_counter() - start:.0f} s")
+    print("Kendall τ with the true order: mean ± 95 % interval (standard error)")
+    for mode in modes:
+        rs = by_mode[mode]
+        print(f"  {mode:<9} standings (rating first) {mean_ci([r.tau for r in rs])}")
+        print(f"  {mode:<9} round points first       {mean_ci([r.tau_points_first for r in rs])}")
+        if mode != "random":
+            print(f"  {mode:<9} matchpoints alone        {mean_ci([r.tau_matchpoints for r in rs])}")
+    for mode in modes[::2] if args.mirrored else modes[:1]:
+        pairs = list(zip(by_mode[mode], by_mode["random"], strict=True))
+        print(f"  {mode} − random, same seeds: standings {mean_ci([a.tau - b.tau for a, b in pairs])}; "
+              f"round points first {mean_ci([a.tau_points_first - b.tau_points_first for a, b in pairs])}")
+    print("Mean final place of each true strength (1 = the strongest team; noise in brackets):")
+    print("  team  noise  " + "  ".join(f"{mode:>9}" for mode in modes))
+    for t in range(1, args.teams + 1):
+        noise = args.max_noise * (t - 1) / (args.teams - 1)
+        places = "  ".join(f"{statistics.fmean(r.place[t] for r in by_mode[mode]):9.2f}" for mode in modes)
+        print(f"  {t:>4}  {noise:5.2f}  {places}")
 
 
 if __name__ == "__main__":

@@ -7,11 +7,11 @@ The scoring and the tie-breaks are documented in docs/tournaments.md.
 from .duplicate import DealResult, deal_deck, first_dealer, matchpoints, round_seed, team_seats
 from .knockout import bracket_order, knockout_first_round, knockout_next_round
 from .model import BYE, Pairing, TeamId
-from .standings import RoundOutcome, Standing, standings
+from .standings import RoundOutcome, Standing, duplicate_standings, opponents_met, standings
 from .swiss import swiss_pairings, swiss_round_count
 
 __all__ = [
     "BYE", "DealResult", "Pairing", "RoundOutcome", "Standing", "TeamId", "bracket_order", "deal_deck",
-    "first_dealer", "knockout_first_round", "knockout_next_round", "matchpoints", "round_seed", "standings",
-    "swiss_pairings", "swiss_round_count", "team_seats",
+    "duplicate_standings", "first_dealer", "knockout_first_round", "knockout_next_round", "matchpoints",
+    "opponents_met", "round_seed", "standings", "swiss_pairings", "swiss_round_count", "team_seats",
 ]

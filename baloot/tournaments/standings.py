@@ -1,14 +1,24 @@
-"""The standings: round points first, then the duplicate comparison, then Buchholz.
+"""The standings: the duplicate rating first, then round points, the duplicate matchpoints, Buchholz.
 
-Round points: 1 for a round won (a match won, or the higher total of a round of fixed deals), ½ for
-a round tied, 0 for a round lost; a bye (no bot team to play) counts as a round won, and a team that
-forfeits (never showed, or dropped) loses the round. Ties in round points are broken, in order, by:
+In a tournament of duplicate deals (every table of a round plays the same cards) the standings rank
+by the comparison that takes the luck of the cards out, and only then by who won the matches:
 
-1. the matchpoint percentage of the duplicate comparison (docs/tournaments.md; 50 % for a team with
-   no deal compared yet);
-2. Buchholz: the sum of the round points of the teams met (byes count nothing);
-3. the total score difference over the rounds played (R7 points, theirs subtracted);
-4. the order of registration (the earlier first) — a tie that is left is a real tie.
+1. the **duplicate rating** (:func:`baloot.tournaments.strength.duplicate_rating`): the points per
+   deal a team made above the teams that held the same cards, the strength of the opponents it met
+   taken out (0 = an average team; 0 for everyone before any deal is compared);
+2. round points: 1 for a round won (a match won, or the higher total of a round of fixed deals), ½ for
+   a round tied, 0 for a round lost; a bye (no bot team to play) counts as a round won, and a team that
+   forfeits (never showed, or dropped) loses the round;
+3. the matchpoint percentage (docs/tournaments.md; 50 % for a team with no deal compared yet);
+4. Buchholz: the sum of the round points of the teams met (byes count nothing);
+5. the total score difference over the rounds played (R7 points, theirs subtracted);
+6. the order of registration (the earlier first) — a tie that is left is a real tie.
+
+Why the rating leads: a match's winner is decided by the cards as much as by the play (the two
+teams of a table hold different cards), and matchpoints alone neither weigh the size of a result nor
+take out the opponents that the Swiss pairing makes strong for strong teams; ``scripts/sim_tournaments.py``
+measures each ranking against teams of known strength (docs/tournaments.md). Called without a rating
+(:func:`standings` with ``rating=None``) the order starts at round points, as before.
 """
 
 from __future__ import annotations
@@ -16,7 +26,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .duplicate import DealResult, matchpoints
 from .model import BYE, TeamId
+from .strength import duplicate_rating
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +48,9 @@ class RoundOutcome:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """One team's line: its place (1 = first; equal lines share a place), round points and tie-breaks."""
+    """One team's line: its place (1 = first; equal lines share a place), round points and tie-breaks.
+
+    ``rating``: the duplicate rating (points per deal above an average team; 0 without one)."""
 
     place: int
     team: TeamId
@@ -47,14 +61,37 @@ class Standing:
     buchholz: float
     score_diff: int
     forfeits: int = 0  # rounds lost by forfeit (the team never showed)
+    rating: float = 0.0
+
+
+def opponents_met(outcomes: Iterable[RoundOutcome]) -> dict[tuple[int, TeamId], TeamId]:
+    """Whom each team met in each round: ``{(round_no, team): opponent}`` (byes left out)."""
+    met: dict[tuple[int, TeamId], TeamId] = {}
+    for o in outcomes:
+        if o.first != BYE and o.second != BYE:
+            met[(o.round_no, o.first)], met[(o.round_no, o.second)] = o.second, o.first
+    return met
+
+
+def duplicate_standings(teams: Sequence[TeamId], outcomes: Sequence[RoundOutcome],
+                        deals: Sequence[DealResult]) -> list[Standing]:
+    """The standings of a duplicate tournament: :func:`standings` with the matchpoints and the duplicate
+    rating computed from every deal result (``deals``) and the tables met (``outcomes``)."""
+    rating = duplicate_rating(teams, deals, opponents_met(outcomes))
+    return standings(teams, outcomes, matchpoints(deals), rating=rating)
 
 
 def standings(
     teams: Sequence[TeamId],
     outcomes: Iterable[RoundOutcome],
     matchpoints: Mapping[TeamId, tuple[float, int]],
+    *,
+    rating: Mapping[TeamId, float] | None = None,
 ) -> list[Standing]:
-    """Every team's standing, best first. ``teams`` in order of registration (the last tie-break)."""
+    """Every team's standing, best first. ``teams`` in order of registration (the last tie-break).
+
+    ``rating``: each team's duplicate rating, the first key (a team left out counts 0); ``None``: the
+    order starts at round points (a tournament without duplicate deals)."""
     points = dict.fromkeys(teams, 0.0)
     played = dict.fromkeys(teams, 0)
     won = dict.fromkeys(teams, 0)
@@ -75,6 +112,7 @@ def standings(
             if other != BYE:
                 opponents[team].append(other)
     order = {team: i for i, team in enumerate(teams)}
+    ratings = dict.fromkeys(teams, 0.0) if rating is None else {team: rating.get(team, 0.0) for team in teams}
 
     def pct(team: TeamId) -> float:
         got, most = matchpoints.get(team, (0.0, 0))
@@ -83,11 +121,11 @@ def standings(
     def buchholz(team: TeamId) -> float:
         return sum(points.get(o, 0.0) for o in opponents[team])
 
-    keys = {t: (points[t], round(pct(t), 6), buchholz(t), diff[t]) for t in teams}
+    keys = {t: (round(ratings[t], 6), points[t], round(pct(t), 6), buchholz(t), diff[t]) for t in teams}
     ranked = sorted(teams, key=lambda t: (tuple(-k for k in keys[t]), order[t]))
     lines: list[Standing] = []
     for i, team in enumerate(ranked):
         place = lines[-1].place if lines and keys[ranked[i - 1]] == keys[team] else i + 1
         lines.append(Standing(place, team, points[team], played[team], won[team], pct(team), buchholz(team),
-                              diff[team], forfeits[team]))
+                              diff[team], forfeits[team], ratings[team]))
     return lines

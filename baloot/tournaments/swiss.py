@@ -51,8 +51,11 @@ def swiss_pairings(
 
     ``scores``: each team's round points; ``met``: the pairs that have met (``frozenset({a, b})``);
     ``had_bye``: teams that have had a bye. Raises ValueError for fewer than two teams.
+
+    The score groups are the round points: the teams are taken by score, best first, in the order of
+    ``ranking`` within a score (a standing led by the duplicate rating need not be sorted by points).
     """
-    teams = list(ranking)
+    teams = sorted(ranking, key=lambda team: -scores.get(team, 0.0))  # stable: the standing within a score
     if len(teams) < 2:
         raise ValueError("a Swiss round needs at least two teams")
     if len(set(teams)) != len(teams) or BYE in teams:

@@ -94,6 +94,16 @@ def test_equal_scores_meet_top_half_against_bottom_half() -> None:
     assert [(t.first, t.second) for t in tables] == [(1, 3), (2, 4), (5, 7), (6, 8)]
 
 
+def test_score_groups_when_the_standing_is_not_sorted_by_points() -> None:
+    """A standing led by the duplicate rating interleaves the scores: the groups are still the round
+    points, ordered within by the standing (before, each run of equal scores was its own group)."""
+    ranking = [5, 1, 6, 2, 7, 3, 8, 4]  # rating order; 1-4 won round 1, 5-8 lost
+    scores = {1: 1.0, 2: 1.0, 3: 1.0, 4: 1.0, 5: 0.0, 6: 0.0, 7: 0.0, 8: 0.0}
+    met = {frozenset((1, 5)), frozenset((2, 6)), frozenset((3, 7)), frozenset((4, 8))}
+    tables = swiss_pairings(ranking, scores, met, set())
+    assert [(t.first, t.second) for t in tables] == [(1, 3), (2, 4), (5, 7), (6, 8)]
+
+
 def test_odd_group_floats_its_lowest_team_down() -> None:
     teams = [1, 2, 3, 4, 5, 6]
     scores = {1: 2.0, 2: 2.0, 3: 2.0, 4: 1.0, 5: 1.0, 6: 1.0}

@@ -11,8 +11,10 @@ from baloot.tournaments import (
     DealResult,
     RoundOutcome,
     deal_deck,
+    duplicate_standings,
     first_dealer,
     matchpoints,
+    opponents_met,
     standings,
     team_seats,
 )
@@ -55,6 +57,7 @@ def test_matchpoints_share_the_total(diffs: list[int]) -> None:
 
 
 def test_standings_points_then_matchpoints_then_buchholz() -> None:
+    # no rating given (a tournament without duplicate deals): round points lead
     teams = [1, 2, 3, 4, 5]
     outcomes = [
         RoundOutcome(1, 1, 2, 1.0, 0.0, 152, 80), RoundOutcome(1, 3, 4, 1.0, 0.0, 152, 100),
@@ -75,3 +78,35 @@ def test_equal_lines_share_a_place() -> None:
     lines = standings([1, 2, 3], [], {})
     assert [line.place for line in lines] == [1, 1, 1]
     assert [line.team for line in lines] == [1, 2, 3] and lines[0].matchpoint_pct == 50.0
+
+
+def test_rating_leads_then_round_points() -> None:
+    """The duplicate rating is the first key; equal ratings fall back to round points, then matchpoints."""
+    outcomes = [RoundOutcome(1, 1, 2, 1.0, 0.0, 152, 80), RoundOutcome(1, 3, 4, 1.0, 0.0, 152, 100)]
+    mp = {1: (1.0, 2), 2: (1.0, 2), 3: (1.0, 2), 4: (1.0, 2)}
+    lines = standings([1, 2, 3, 4], outcomes, mp, rating={1: -2.0, 2: 4.0, 3: -2.0, 4: 0.0})
+    assert [line.team for line in lines] == [2, 4, 1, 3]  # 2 lost its match but made more of the cards
+    assert [line.rating for line in lines] == [4.0, 0.0, -2.0, -2.0]
+    assert lines[2].score_diff > lines[3].score_diff  # 1 and 3: same rating, points, MP, Buchholz
+    assert standings([1, 2, 3, 4], outcomes, mp, rating={}) == standings([1, 2, 3, 4], outcomes, mp)
+
+
+def test_opponents_met_leaves_byes_out() -> None:
+    outcomes = [RoundOutcome(1, 1, 2, 1.0, 0.0), RoundOutcome(1, 3, BYE, 1.0, 0.0), RoundOutcome(2, 3, 1, 0.0, 1.0)]
+    assert opponents_met(outcomes) == {(1, 1): 2, (1, 2): 1, (2, 3): 1, (2, 1): 3}
+
+
+def test_duplicate_standings_rank_the_play_not_the_cards() -> None:
+    """One deal, two tables, the same cards (worth about 40 to seats 0 and 2). Team 1 (seats 0/2 at
+    table 0) won its match by 30 where team 4 (seats 0/2 at table 1) made 50 with the same cards; team 2
+    lost by 30 where team 3 lost by 50 with the same cards. Team 2 played its cards better than team 1
+    and is placed above it, though it lost its match; round points first placed 1 above 2."""
+    outcomes = [RoundOutcome(1, 1, 2, 1.0, 0.0, 30, 0), RoundOutcome(1, 3, 4, 0.0, 1.0, 0, 50)]
+    deals = [DealResult(1, 0, 1, 0, 30), DealResult(1, 0, 2, 1, -30),
+             DealResult(1, 0, 3, 1, -50), DealResult(1, 0, 4, 0, 50)]
+    lines = duplicate_standings([1, 2, 3, 4], outcomes, deals)
+    assert [line.team for line in lines] == [4, 2, 1, 3]
+    assert lines[0].rating > 0 and lines[1].rating > 0 > lines[2].rating
+    assert [line.points for line in lines] == [1.0, 0.0, 1.0, 0.0]
+    old = standings([1, 2, 3, 4], outcomes, matchpoints(deals))
+    assert [line.team for line in old] == [4, 1, 2, 3]  # the order before the rating led
