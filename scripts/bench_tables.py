@@ -722,6 +722,20 @@ class Bench:
         }
 
 
+def log_problems(output: str) -> list[str]:
+    """The bot log's ERROR lines, and each traceback as the line that logged it and its exception."""
+    lines = output.splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        if " ERROR " in line:
+            found.append(line)
+        elif line.startswith("Traceback"):
+            end = next((j for j in range(i + 1, len(lines)) if lines[j] and not lines[j][0].isspace()), i)
+            logged = lines[i - 1] if i and " ERROR " not in lines[i - 1] else ""
+            found.append(f"{logged} -> {lines[end]}" if logged else f"traceback -> {lines[end]}")
+    return found
+
+
 async def run_one(n: int, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-tables-", dir=args.db_dir) as tmp:
         env = DiscordEnv(validate_schema=args.validate,
@@ -736,8 +750,7 @@ async def run_one(n: int, args: argparse.Namespace) -> dict[str, Any]:
                 timed_out = True
             figures = bench.figures(timed_out)
             for bot in bench.bots:
-                figures["bot_log_errors"] += [line for line in bot.output.splitlines()
-                                              if " ERROR " in line or "Traceback" in line][:10]
+                figures["bot_log_errors"] += log_problems(bot.output)[:10]
                 await bot.stop(grace=5.0)
             bot_side = bench.bot_side_presses()
             figures["bot_side_p50_ms"] = 1000 * percentile(bot_side, 0.50)

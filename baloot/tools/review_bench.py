@@ -114,16 +114,18 @@ def run_review_bench(hand_count: int, matches: int, samples: int, seed: int,
         start = time.process_time()
         first.append(review_hand(hand, i, samples=samples, seed=seed, judge=judge))
         times.append(time.process_time() - start)
-    print(f"time per hand ({len(hands)} hands, CPU seconds of one core): p50 {statistics.median(times):.2f} s, "
-          f"p95 {percentile(times, 0.95):.2f} s, max {max(times):.2f} s")
+    if hands:  # --hands 0: the ranking only
+        print(f"time per hand ({len(hands)} hands, CPU seconds of one core): p50 {statistics.median(times):.2f} s, "
+              f"p95 {percentile(times, 0.95):.2f} s, max {max(times):.2f} s")
     same = judged = 0
     for i, hand in enumerate(hands):
         again = review_hand(hand, i, samples=samples, seed=seed + 1, judge=judge)
         a, b = flags(first[i]), flags(again)
         judged += len(a)
         same += sum(x == y for x, y in zip(a, b, strict=True))
-    print(f"stability (seed {seed} vs {seed + 1}): {same}/{judged} judged decisions flagged alike "
-          f"= {100 * same / max(1, judged):.1f}%")
+    if hands:
+        print(f"stability (seed {seed} vs {seed + 1}): {same}/{judged} judged decisions flagged alike "
+              f"= {100 * same / max(1, judged):.1f}%")
     labels: dict[str, Counter[str]] = {level: Counter() for level in ("hard", "easy", "random")}
     reviews = []
     if matches:
