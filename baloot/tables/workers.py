@@ -85,10 +85,10 @@ def lowest_priority() -> None:
     """Put the calling thread (a review worker's, which runs the reviews) at the lowest CPU priority.
 
     Where the system has it (Linux), the ``SCHED_IDLE`` policy: the worker gets a core only when
-    nothing else wants it, and a waking bot process always takes the core back at once. Nice 19
-    alone did not do that: with four reviews running, ``scripts/bench_tables.py --tables 100
-    --reviews 4`` answered presses in about three times the time (p50) as without. The nice value
-    is set as well, where ``SCHED_IDLE`` is missing (macOS) and for tools that show it.
+    no other thread wants it, and a waking bot thread takes the core back at once (a nice-19
+    thread still gets a small share of a busy core). The nice value is set as well, where
+    ``SCHED_IDLE`` is missing (macOS) and for tools that show it. Measured with
+    ``scripts/bench_tables.py --reviews 4``.
     """
     with contextlib.suppress(OSError, AttributeError):  # no SCHED_IDLE here: nice 19 alone
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
