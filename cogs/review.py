@@ -22,6 +22,7 @@ from baloot.render.custom_ids import EVERYONE
 from baloot.render.review import ReviewShown, progress_payload, step_payload
 from baloot.tables.reviews import ReviewedHand, ReviewService
 
+from .presentation.pictures import PictureWorker
 from .presentation.runtime import runtime_of
 from .replies import BadInput, answered, parse_id, reply, user_locale
 from .transport.wire import ResponseToken, answer_update, edit_response, is_answered
@@ -67,7 +68,14 @@ async def show_review(interaction: discord.Interaction, table_id: int, hand_no: 
         await answer.send(progress_payload(locale, trick, tricks))
 
     reviewed = await reviews.hand_review(table_id, hand_no, interaction.user.id, interaction.guild_id, progress)
-    await answer.send(step_payload(shown_of(reviewed), step, locale, seat))
+    await answer.send(await review_payload(runtime_of(interaction.client).drawer, reviewed, step, locale, seat))
+
+
+async def review_payload(drawer: PictureWorker, reviewed: ReviewedHand, step: int, locale: str,
+                         seat: int = EVERYONE) -> Payload:
+    """Step ``step`` of a review, made on the picture thread: the overview's picture is Pillow work that
+    would otherwise run on the event loop and hold up every table's presses (:mod:`.presentation.pictures`)."""
+    return await drawer.run(step_payload, shown_of(reviewed), step, locale, seat)
 
 
 def _on_private_message(interaction: discord.Interaction) -> bool:

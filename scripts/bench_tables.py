@@ -29,6 +29,16 @@ every table has started - plays ``--hands`` hands: whoever has enabled action
 buttons newer than the table's last press (in their DM, or an ephemeral "My hand"
 view) presses one chosen by a seeded RNG, with no think time.
 
+``--reviews K`` keeps K game reviews running in the bot's review workers for the
+whole run (``REVIEW_WORKERS=K``, the lowest CPU priority, ``baloot/tables/workers.py``):
+before the bot starts, finished matches of normal bots are stored in its database
+(a channel of their own), and K extra members of the server ask ``/baloot review``
+for their hands one after another, each waiting for the finished review before
+asking the next, through the bot's real path (the review service, its progress
+line, the picture). Their interactions are not among the figures; the reviews
+finished during play and the review workers' CPU are, so a run shows that the
+reviews were really running.
+
 Figures per N:
 
 - first-response latency of every interaction: from the stand-in dispatching
@@ -242,6 +252,12 @@ class Bench:
         self.bot_cpu: dict[str, float] = {}
         self.own_cpu: dict[str, float] = {}
         self.loop_lag: list[float] = []  # how late this process's event loop wakes a 10 ms sleep
+        self.review_queue: list[tuple[int, int]] = []  # --reviews: (stored match, hand) not asked for yet
+        self.review_channel: Channel | None = None
+        self.reviewers: list[Person] = []
+        self.reviews_done: list[float] = []  # time.monotonic() of each review answered with its picture
+        self.review_errors: list[str] = []
+        self.review_cpu: dict[str, float] = {}  # the review workers' CPU seconds at each mark
 
     # -- the world ---------------------------------------------------------------------------
     def build(self) -> None:
@@ -260,6 +276,10 @@ class Bench:
             for seat, person in enumerate(players):
                 self.by_dm[person.dm_channel.id] = (table, seat)
                 self.by_user[person.id] = (table, seat)
+        if self.args.reviews:  # in shard 0's guild, which holds the stored matches
+            self.review_channel = env.create_channel(guilds[0], "baloot-reviews")
+            self.reviewers = [env.create_user(f"reviewer{i}").join(guilds[0])
+                              for i in range(max(4, self.args.reviews))]
 
     def timings_file(self, shard: int) -> Path:
         return self.db.parent / f"press-timings-{shard}.json"
@@ -286,6 +306,8 @@ class Bench:
             "TABLE_PICTURES": self.args.pictures,
             "BALOOT_PRESS_TIMINGS": str(self.timings_file(shard)),  # cogs/transport/timings.py
         }
+        if self.args.reviews:
+            env |= {"REVIEW_WORKERS": str(self.args.reviews), "REVIEW_AUTO": "1"}
         if self.args.processes > 1:
             env |= {"SHARD_COUNT": str(self.args.processes), "SHARD_IDS": str(shard)}
         return env
@@ -493,6 +515,75 @@ class Bench:
             except Exception as exc:
                 table.error = f"{type(exc).__name__}: {exc}"
 
+    # -- reviews running beside the tables (--reviews) -------------------------------------------
+    async def store_finished_matches(self) -> None:
+        """Finished matches of normal bots in the bot's database, as the table service writes them, seated
+        by the reviewers; their played-out hands (R3.2's thrown-in ones skipped) queue for review."""
+        from baloot.review import skip_reason
+        from baloot.storage import MatchResult, ResultSeat, SeatRow, Storage, TableStatus
+        from baloot.tools.review_bench import play_match
+
+        assert self.review_channel is not None and self.review_channel.guild_id is not None
+        guild, channel = self.review_channel.guild_id, self.review_channel.id
+        people = [p.id for p in self.reviewers[:4]]
+        names = [p.name for p in self.reviewers[:4]]
+        storage = await Storage.open(self.args.database_url or str(self.db))
+        try:
+            for index in range(self.args.review_matches):
+                match = play_match(("normal", "normal"), self.args.seed, index, 0)
+                row = await storage.create_table(guild_id=guild, channel_id=channel, creator_id=people[0],
+                                                 rules=match.rules.to_json(), turn_seconds=600.0, language=None,
+                                                 first_seat=SeatRow(0, 0, people[0], names[0]))
+                await storage.put_seats([SeatRow(row.id, s, people[s], names[s]) for s in (1, 2, 3)])
+                for n, hand in enumerate(match.hands):
+                    deck = [c.text for c in hand.deck]
+                    if n == 0:
+                        await storage.start_match(row.id, hand.dealer, deck)
+                    else:
+                        await storage.add_hand(row.id, n, hand.dealer, deck)
+                    for i, action in enumerate(hand.actions):
+                        await storage.add_action(row.id, n, i, action.to_json(), by_user_id=people[action.seat],
+                                                 auto=False)
+                    if skip_reason(hand) is None:
+                        self.review_queue.append((row.id, n))
+                result = MatchResult(table_id=row.id, guild_id=guild, finished_at=time.time(),
+                                     score=(match.score[0], match.score[1]), winner_team=match.winner,
+                                     hands_played=len(match.hands), record=match.to_record(),
+                                     seats=tuple(ResultSeat(s, people[s], False, False) for s in range(4)))
+                await storage.close_table(row.id, TableStatus.FINISHED, "finished", result)
+        finally:
+            await storage.close()
+
+    async def review_forever(self, person: Person) -> None:
+        """Ask for the next queued hand's review and wait for it (its picture), until the run stops."""
+        assert self.review_channel is not None
+        while not self.stop.is_set() and self.review_queue:
+            table_id, hand_no = self.review_queue.pop(0)
+            try:
+                asked = await person.slash("baloot", "review", channel=self.review_channel, timeout=CLICK_TIMEOUT,
+                                           match=table_id, hand_number=hand_no + 1)
+
+                def answered(a: InteractionResult = asked) -> bool:  # the review, with its picture
+                    return (a.message is not None and bool(a.message.attachments)) or self.stop.is_set()
+
+                await self.env.wait_for(answered, self.args.timeout)
+            except Exception as exc:
+                self.review_errors.append(f"{type(exc).__name__}: {exc}")
+                continue
+            if asked.message is not None and asked.message.attachments:
+                self.reviews_done.append(time.monotonic())
+        if not self.review_queue and not self.stop.is_set():
+            self.review_errors.append("the stored hands ran out before the run ended (raise --review-matches)")
+
+    def review_workers_cpu(self) -> float:
+        """CPU seconds of the bot processes' children (the review pool: the bench runs no AI workers)."""
+        total = 0.0
+        for pid in self.pids:
+            with contextlib.suppress(OSError, ValueError):
+                for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+                    total += cpu_seconds(int(child))
+        return total
+
     # -- the run -----------------------------------------------------------------------------
     def mark(self, phase: str) -> None:
         self.phase_marks[phase] = self.env.calls.mark()
@@ -500,6 +591,7 @@ class Bench:
         self.phase_wall[phase] = datetime.now(UTC).isoformat()
         self.bot_cpu[phase] = sum(cpu_seconds(pid) for pid in self.pids)
         self.own_cpu[phase] = time.process_time()
+        self.review_cpu[phase] = self.review_workers_cpu()
 
     async def run(self) -> None:
         self.build()
@@ -513,6 +605,8 @@ class Bench:
         elif self.args.trace_memory:
             script = "scripts/trace_bot_memory.py"
             env["BALOOT_PROFILE_OUT"] = str(Path(self.args.trace_memory).resolve())
+        if self.args.reviews:
+            await self.store_finished_matches()
         for shard in range(self.args.processes):
             # One process syncs the commands (SYNC_COMMANDS defaults to shard 0's process).
             bot = await self.env.start_bot(script, env=env | self.bot_env(shard), cwd=REPO, timeout=60,
@@ -525,6 +619,7 @@ class Bench:
         watcher = asyncio.create_task(self.watch())
         sampler = asyncio.create_task(self.sample_rss())
         prober = asyncio.create_task(self.probe_loop())
+        reviewing = [asyncio.create_task(self.review_forever(p)) for p in self.reviewers[:self.args.reviews]]
         self.mark("setup")
         started = asyncio.Barrier(self.n + 1)
         tasks = [asyncio.create_task(self.run_table(t, started)) for t in self.tables]
@@ -539,7 +634,9 @@ class Bench:
             self.stop.set()
             for task in tasks:
                 task.cancel()
-            await asyncio.gather(*tasks, watcher, sampler, prober, return_exceptions=True)
+            for task in reviewing:
+                task.cancel()
+            await asyncio.gather(*tasks, *reviewing, watcher, sampler, prober, return_exceptions=True)
             self.rss_peak = max(self.rss_peak, self.rss())
             if self.pg_pool is not None:
                 await self.pg_pool.close()
@@ -616,7 +713,27 @@ class Bench:
             "non_2xx": dict(Counter(f"{r.route} {r.status}" for r in calls.records[setup:end]
                                     if r.status >= 300)),
             "bot_log_errors": [],
+            "reviews": self.args.reviews,
+            "reviews_done_play": sum(1 for t in self.reviews_done
+                                     if self.phase_times["play"] <= t <= self.phase_times["end"]),
+            "reviews_done": len(self.reviews_done),
+            "review_cpu_pct": 100 * (self.review_cpu["end"] - self.review_cpu["play"]) / max(1e-9, play_s),
+            "review_errors": self.review_errors[:5],
         }
+
+
+def log_problems(output: str) -> list[str]:
+    """The bot log's ERROR lines, and each traceback as the line that logged it and its exception."""
+    lines = output.splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        if " ERROR " in line:
+            found.append(line)
+        elif line.startswith("Traceback"):
+            end = next((j for j in range(i + 1, len(lines)) if lines[j] and not lines[j][0].isspace()), i)
+            logged = lines[i - 1] if i and " ERROR " not in lines[i - 1] else ""
+            found.append(f"{logged} -> {lines[end]}" if logged else f"traceback -> {lines[end]}")
+    return found
 
 
 async def run_one(n: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -633,8 +750,7 @@ async def run_one(n: int, args: argparse.Namespace) -> dict[str, Any]:
                 timed_out = True
             figures = bench.figures(timed_out)
             for bot in bench.bots:
-                figures["bot_log_errors"] += [line for line in bot.output.splitlines()
-                                              if " ERROR " in line or "Traceback" in line][:10]
+                figures["bot_log_errors"] += log_problems(bot.output)[:10]
                 await bot.stop(grace=5.0)
             bot_side = bench.bot_side_presses()
             figures["bot_side_p50_ms"] = 1000 * percentile(bot_side, 0.50)
@@ -673,11 +789,16 @@ def print_figures(results: list[dict[str, Any]], args: argparse.Namespace) -> No
         ("  setup command | play press", "{bot_cpu_ms_setup:.2f} | {bot_cpu_ms_press:.2f}"),
         ("stand-in loop lag p99 ms", "{loop_lag_p99_ms:.1f}"),
     ]
+    if args.reviews:
+        rows += [("reviews asked at once", "{reviews}"),
+                 ("reviews done in play (in all)", "{reviews_done_play} ({reviews_done})"),
+                 ("review workers CPU % (play)", "{review_cpu_pct:.0f}")]
     width = max(len(label) for label, _ in rows)
     print()
     print(f"bench_tables: hands={args.hands} think={args.think}s seed={args.seed} target={args.target} "
           f"schema_validation={'on' if args.validate else 'off'} log_level={args.log_level} play={args.play} "
-          f"database={'PostgreSQL' if args.database_url else 'SQLite'} processes={args.processes}")
+          f"database={'PostgreSQL' if args.database_url else 'SQLite'} processes={args.processes} "
+          f"reviews={args.reviews}")
     header = " " * width + "".join(f"  {'N=' + str(r['tables']) + (' TIMEOUT' if r['timed_out'] else ''):>18}"
                                    for r in results)
     print(header)
@@ -696,7 +817,7 @@ def print_figures(results: list[dict[str, Any]], args: argparse.Namespace) -> No
         for key in ("non_2xx", "refused"):
             if r[key]:
                 print(f"  {key}: {r[key]}")
-        for line in r["errors"][:5] + r["bot_log_errors"]:
+        for line in r["errors"][:5] + r["bot_log_errors"] + [f"review: {e}" for e in r["review_errors"]]:
             print(f"  ! {line}")
 
 
@@ -767,6 +888,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="where players press: their DMs (default) or an ephemeral 'My hand' view")
     parser.add_argument("--trace-memory", default=None, metavar="FILE",
                         help="run the bot under tracemalloc and write where its memory goes, at the peak, to FILE")
+    parser.add_argument("--reviews", type=int, default=0, metavar="K",
+                        help="keep K game reviews running in the bot's review workers (REVIEW_WORKERS=K) "
+                             "during the run: K members ask /baloot review for stored finished hands, one "
+                             "after another (default 0: none)")
+    parser.add_argument("--review-matches", type=int, default=12, metavar="M",
+                        help="--reviews: finished matches of normal bots stored for review first (default 12)")
     parser.add_argument("--validate", action="store_true",
                         help="check every request body against Discord's OpenAPI schema (about 8 ms of this "
                              "process's CPU per call: the stand-in, not the bot, then limits the throughput)")
@@ -775,6 +902,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--hands and --tables must be at least 1")
     if args.processes < 1:
         parser.error("--processes must be at least 1")
+    if not 0 <= args.reviews <= 8 or args.review_matches < 1:
+        parser.error("--reviews must be 0 to 8 (REVIEW_WORKERS) and --review-matches at least 1")
     if args.processes > 1 and not (args.database_url or args.postgres):
         parser.error("--processes above 1 needs PostgreSQL (--database-url or --postgres)")
     if args.postgres and args.database_url:

@@ -75,10 +75,25 @@ REVIEW_NICENESS: Final = 19
 
 
 def review_worker_init(parent_pid: int) -> None:
-    """Review worker initializer: die with the bot, and run at the lowest CPU priority."""
+    """Review worker initializer: run at the lowest CPU priority, then die with the bot (its watcher
+    thread, started here, inherits the priority)."""
+    lowest_priority()
     die_with_parent(parent_pid)
+
+
+def lowest_priority() -> None:
+    """Put the calling thread (a review worker's, which runs the reviews) at the lowest CPU priority.
+
+    Where the system has it (Linux), the ``SCHED_IDLE`` policy: the worker gets a core only when
+    no other thread wants it, and a waking bot thread takes the core back at once (a nice-19
+    thread still gets a small share of a busy core). The nice value is set as well, where
+    ``SCHED_IDLE`` is missing (macOS) and for tools that show it. Measured with
+    ``scripts/bench_tables.py --reviews 4``.
+    """
+    with contextlib.suppress(OSError, AttributeError):  # no SCHED_IDLE here: nice 19 alone
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     with contextlib.suppress(OSError, AttributeError):  # no nice on this platform: still off the event loop
-        os.nice(REVIEW_NICENESS)
+        os.nice(REVIEW_NICENESS - os.nice(0))
 
 
 def review_pool(workers: int) -> ProcessPoolExecutor:

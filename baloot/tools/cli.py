@@ -105,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     p_review.add_argument("--bench", action="store_true", help="measure the reviewer on AI games instead")
     p_review.add_argument("--matches", type=int, default=10, help="--bench: duplicate match pairs for ranking")
     p_review.add_argument("--hands", type=int, default=10, help="--bench: hands for time and stability")
+    p_review.add_argument("--minutes", type=float, help="--bench: begin no new match pair after this long")
     p_bench = sub.add_parser("bench", help="measure the engine's speed on one core")
     p_bench.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     p_bench.add_argument("--seed", type=int, default=1)
@@ -133,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.bench:
             from .review_bench import run_review_bench
 
-            return run_review_bench(args.hands, args.matches, args.samples, args.seed)
+            return run_review_bench(args.hands, args.matches, args.samples, args.seed, args.minutes)
         if args.record is None:
             parser.error("review needs a RECORD (a file or -), or --bench")
         if args.samples < 1:

@@ -73,28 +73,36 @@ def team_accuracy(review: MatchReview, team: int) -> float:
     return (review.accuracy[team] + review.accuracy[team + 2]) / 2
 
 
-def ranking(levels: tuple[str, str], matches: int, samples: int, seed: int,
-            labels: dict[str, Counter[str]]) -> tuple[int, int, list[MatchReview]]:
-    """(matches where ``levels[0]``'s team is more accurate, matches) over duplicate pairs."""
-    higher = total = 0
+def ranking_pair(levels: tuple[str, str], pair: int, samples: int, seed: int,
+                 labels: dict[str, Counter[str]]) -> tuple[int, list[MatchReview]]:
+    """Duplicate pair ``pair`` (R8: the same decks, the teams swapped) of ``levels[0]`` against
+    ``levels[1]``: (matches of the two where ``levels[0]``'s team is more accurate, the reviews).
+    Prints one line per match as it ends, so a long run shows its progress."""
+    higher = 0
     reviews = []
-    for i in range(matches):
-        for team_a in (0, 1):
-            match = play_match(levels, seed, i, team_a)
-            review = review_match(match, samples=samples, seed=seed)
-            reviews.append(review)
-            total += 1
-            higher += team_accuracy(review, team_a) > team_accuracy(review, 1 - team_a)
-            for h in review.hands:
-                for d in h.decisions:
-                    if not d.forced:
-                        level = levels[0] if d.seat & 1 == team_a else levels[1]
-                        labels[level][d.label or "none"] += 1
-    return higher, total, reviews
+    for team_a in (0, 1):
+        start = time.monotonic()
+        match = play_match(levels, seed, pair, team_a)
+        review = review_match(match, samples=samples, seed=seed)
+        reviews.append(review)
+        mine, theirs = team_accuracy(review, team_a), team_accuracy(review, 1 - team_a)
+        higher += mine > theirs
+        for h in review.hands:
+            for d in h.decisions:
+                if not d.forced:
+                    level = levels[0] if d.seat & 1 == team_a else levels[1]
+                    labels[level][d.label or "none"] += 1
+        print(f"  match {levels[0]} vs {levels[1]}, pair {pair}, {levels[0]} as team {team_a}: "
+              f"accuracy {mine:.1f} vs {theirs:.1f}, {len(review.hands)} hands, "
+              f"{time.monotonic() - start:.0f} s", flush=True)
+    return higher, reviews
 
 
-def run_review_bench(hand_count: int, matches: int, samples: int, seed: int) -> int:
-    """Print the figures (see the module); exit status 0."""
+def run_review_bench(hand_count: int, matches: int, samples: int, seed: int,
+                     minutes: float | None = None) -> int:
+    """Print the figures (see the module); exit status 0. ``minutes``: no new match pair is begun
+    once the whole run has taken that long (at least one pair of each kind is played)."""
+    began = time.monotonic()
     import baloot
 
     print(f"engine: {baloot.ENGINE_BUILD}; {samples} sampled deals per judged decision; seed {seed}")
@@ -106,22 +114,35 @@ def run_review_bench(hand_count: int, matches: int, samples: int, seed: int) -> 
         start = time.process_time()
         first.append(review_hand(hand, i, samples=samples, seed=seed, judge=judge))
         times.append(time.process_time() - start)
-    print(f"time per hand ({len(hands)} hands, CPU seconds of one core): p50 {statistics.median(times):.2f} s, "
-          f"p95 {percentile(times, 0.95):.2f} s, max {max(times):.2f} s")
+    if hands:  # --hands 0: the ranking only
+        print(f"time per hand ({len(hands)} hands, CPU seconds of one core): p50 {statistics.median(times):.2f} s, "
+              f"p95 {percentile(times, 0.95):.2f} s, max {max(times):.2f} s")
     same = judged = 0
     for i, hand in enumerate(hands):
         again = review_hand(hand, i, samples=samples, seed=seed + 1, judge=judge)
         a, b = flags(first[i]), flags(again)
         judged += len(a)
         same += sum(x == y for x, y in zip(a, b, strict=True))
-    print(f"stability (seed {seed} vs {seed + 1}): {same}/{judged} judged decisions flagged alike "
-          f"= {100 * same / max(1, judged):.1f}%")
+    if hands:
+        print(f"stability (seed {seed} vs {seed + 1}): {same}/{judged} judged decisions flagged alike "
+              f"= {100 * same / max(1, judged):.1f}%")
     labels: dict[str, Counter[str]] = {level: Counter() for level in ("hard", "easy", "random")}
     reviews = []
     if matches:
-        higher, total, r1 = ranking(("hard", "easy"), matches, samples, seed, labels)
+        counts = {"hard": [0, 0], "random": [0, 0]}  # [more accurate, matches]
+        r1: list[MatchReview] = []
+        r2: list[MatchReview] = []
+        pairs = 0
+        while pairs < matches and not (pairs and minutes is not None and time.monotonic() - began > 60 * minutes):
+            for first_level, kept in (("hard", r1), ("random", r2)):  # interleaved: a cut run stays balanced
+                higher, done = ranking_pair((first_level, "easy"), pairs, samples, seed, labels)
+                counts[first_level][0] += higher
+                counts[first_level][1] += len(done)
+                kept.extend(done)
+            pairs += 1
+        higher, total = counts["hard"]
         print(f"ranking: hard team more accurate than easy in {higher}/{total} matches = {100 * higher / total:.0f}%")
-        higher, total, r2 = ranking(("random", "easy"), matches, samples, seed, labels)
+        higher, total = counts["random"]
         print(f"ranking: random-card team more accurate than easy in {higher}/{total} matches = "
               f"{100 * higher / total:.0f}%")
         reviews = r1 + r2

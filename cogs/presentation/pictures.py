@@ -9,6 +9,10 @@ another: Pillow lets go of the GIL while it maps colours and compresses, so on
 a machine with two cores most of the drawing runs beside the loop. A picture
 that fails to draw is logged and the message goes out as text, as before
 (:func:`.payloads.attach_picture`).
+
+A game review's overview picture (``baloot/render/review_picture.py``) is drawn
+on the same thread (:meth:`PictureWorker.run`): 100-400 ms of Pillow work per
+review that, on the loop, held up every press behind it.
 """
 
 from __future__ import annotations
@@ -16,10 +20,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from baloot.render import Payload
 
 from ..transport.payloads import attach_picture
+
+T = TypeVar("T")
+THREAD_NAME = "baloot-picture"
 
 
 class PictureWorker:
@@ -30,9 +38,13 @@ class PictureWorker:
 
     async def attach(self, payload: Payload, draw: Callable[[], bytes]) -> Payload:
         """``payload`` with the picture ``draw()`` makes on the worker thread (text only if it fails)."""
+        return await self.run(attach_picture, payload, draw)
+
+    async def run(self, make: Callable[..., T], *args: Any) -> T:
+        """``make(*args)`` on the worker thread: a payload whose making draws a picture (a game review's)."""
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="baloot-picture")
-        return await asyncio.get_running_loop().run_in_executor(self._pool, attach_picture, payload, draw)
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=THREAD_NAME)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, make, *args)
 
     def close(self) -> None:
         """Stop the thread; pictures not started yet are dropped (shutdown)."""
