@@ -5,13 +5,16 @@ The review service (:mod:`baloot.tables.reviews`) says who may see a hand and
 refuses a hand in progress before anything is computed; a refusal is the usual
 short private message. While a review is computed its progress line ("Reviewing
 trick 5 of 8…") is the private answer, edited in place part by part, and then
-replaced by the review itself; a stored review answers at once. The ◀ ▶ and seat
+replaced by the review itself; a stored review answers at once. A request whose first
+line is not ready within :data:`~.replies.DEFER_AFTER` (a busy database, a loaded
+machine) is deferred first, so it is never past Discord's 3 s. The ◀ ▶ and seat
 buttons of a review edit its own private message (:class:`ReviewButton`, a
 ``DynamicItem`` rebuilt from its id after any restart).
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -24,8 +27,8 @@ from baloot.tables.reviews import ReviewedHand, ReviewService
 
 from .presentation.pictures import PictureWorker
 from .presentation.runtime import runtime_of
-from .replies import BadInput, answered, parse_id, reply, user_locale
-from .transport.wire import ResponseToken, answer_update, edit_response, is_answered
+from .replies import DEFER_AFTER, BadInput, answered, parse_id, reply, user_locale
+from .transport.wire import ResponseToken, answer_update, defer_update, edit_response, is_answered
 
 
 def review_service(interaction: discord.Interaction) -> ReviewService:
@@ -43,14 +46,27 @@ class _Answer:
         self.interaction = interaction
         self.in_place = in_place
         self.token = ResponseToken.of(interaction)
+        self.lock = asyncio.Lock()  # one response at a time: a send never races the deferral
 
     async def send(self, payload: Payload) -> None:
-        if is_answered(self.interaction):
-            await edit_response(self.interaction.client, self.token, payload)
-        elif self.in_place:
-            await answer_update(self.interaction, payload)
-        else:
-            await reply(self.interaction, payload, ephemeral=True)
+        async with self.lock:
+            if is_answered(self.interaction):
+                await edit_response(self.interaction.client, self.token, payload)
+            elif self.in_place:
+                await answer_update(self.interaction, payload)
+            else:
+                await reply(self.interaction, payload, ephemeral=True)
+
+    async def defer(self) -> None:
+        """Acknowledge the request (the review's own message, or a private "thinking" answer) unless a line
+        was already sent: what follows then edits it."""
+        async with self.lock:
+            if is_answered(self.interaction):
+                return
+            if self.in_place:
+                await defer_update(self.interaction)
+            else:
+                await self.interaction.response.defer(ephemeral=True, thinking=True)
 
 
 def shown_of(reviewed: ReviewedHand) -> ReviewShown:
@@ -67,8 +83,16 @@ async def show_review(interaction: discord.Interaction, table_id: int, hand_no: 
     async def progress(trick: int, tricks: int) -> None:
         await answer.send(progress_payload(locale, trick, tricks))
 
-    reviewed = await reviews.hand_review(table_id, hand_no, interaction.user.id, interaction.guild_id, progress)
-    await answer.send(await review_payload(runtime_of(interaction.client).drawer, reviewed, step, locale, seat))
+    deferral: list[asyncio.Task[None]] = []
+    timer = asyncio.get_running_loop().call_later(
+        DEFER_AFTER, lambda: deferral.append(asyncio.ensure_future(answer.defer())))
+    try:
+        reviewed = await reviews.hand_review(table_id, hand_no, interaction.user.id, interaction.guild_id, progress)
+        await answer.send(await review_payload(runtime_of(interaction.client).drawer, reviewed, step, locale, seat))
+    finally:
+        timer.cancel()
+        if deferral:
+            await deferral[0]  # a refusal's answer must not race the deferral
 
 
 async def review_payload(drawer: PictureWorker, reviewed: ReviewedHand, step: int, locale: str,

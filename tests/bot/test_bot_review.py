@@ -9,6 +9,8 @@ Arabic player gets it in Arabic.
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 from pathlib import Path
 
 from fakediscord import DiscordEnv, Message
@@ -105,3 +107,38 @@ async def test_the_match_end_message_shows_each_players_accuracy_once_reviewed(d
     assert last.attachments  # the table picture is kept by the edit
     assert not any(b.endswith(":mine") for b in buttons_of(last))
     table.assert_clean_log()
+
+
+async def test_a_review_asked_while_the_database_is_busy_is_deferred_in_time(discord_env: DiscordEnv,
+                                                                            tmp_path: Path) -> None:
+    """Another program holds SQLite's write lock: a move's write waits for it, and the review's reads wait
+    behind that write. The request is acknowledged within Discord's 3 s (deferred) and answered once the
+    database is free, instead of failing with 10062 Unknown interaction."""
+    table = await open_table(discord_env, tmp_path, bot_settings=REVIEW)
+    host = table.players[0].person
+    while table.last_version[0] < 1 or len(table.record()["hands"]) < 2:
+        assert await table.step(contract_policy("sun"))
+    review_id = f"bl:{table.table_id()}:review:0:0:4"
+    finished = await discord_env.wait_for(lambda: next(
+        (m for m in table.table_messages() if review_id in buttons_of(m)), None), 10)
+    turn = await table.wait_turn()
+    assert turn is not None
+    mover, buttons = turn
+    holder = sqlite3.connect(table.db, timeout=10, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+    try:
+        move = asyncio.ensure_future(mover.person.click(buttons[0].message, buttons[0].custom_id))
+        await asyncio.sleep(0.5)  # the move's write is waiting for the lock
+        review = asyncio.ensure_future(host.click(finished, review_id))
+        await asyncio.sleep(3.5)  # past Discord's 3 s for the review request
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    first = await review
+    await move
+    assert not first.rejected, first.rejected  # not (404, 10062): acknowledged in time
+    assert first.response_type == 5  # deferred ("thinking"), then the answer edits it
+    shown = await discord_env.wait_for(
+        lambda: first.message if first.message is not None and first.message.attachments else None, 60)
+    assert shown.ephemeral and "Review · hand 1" in text_of(shown)
+    assert "10062" not in table.bot.output
