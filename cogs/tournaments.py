@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -44,7 +45,7 @@ from baloot.tournaments import BYE, Pairing
 from cogs.translator import cmd_str
 
 from .presentation.runtime import runtime_of
-from .replies import is_admin, remember_name, reply_error, user_locale
+from .replies import in_time, is_admin, remember_name, reply_error, user_locale
 from .threads import ARCHIVE_MINUTES, THREAD_NAME_MAX
 
 log = logging.getLogger("baloot.discord.tournaments")
@@ -215,14 +216,24 @@ class TournamentCog(commands.Cog):
             await channel.send(text, file=picture_file(self.service, update, []), allowed_mentions=NO_PINGS)
 
 
-async def refuse_or(interaction: discord.Interaction, work: Any) -> None:
-    """Run ``work``; a refusal is answered privately in the presser's language."""
+Answer = tuple[str, discord.ui.View | None]
+"""A press's private answer: its text, and the view under it (a select) or None."""
+
+
+async def refuse_or(interaction: discord.Interaction, work: Awaitable[Answer | None], *, defer: bool = True) -> None:
+    """Run ``work``, then answer privately with what it returns; a refusal is answered privately in the presser's
+    language. ``defer``: work that outlasts :data:`~.replies.DEFER_AFTER` (opening a round's threads and tables,
+    a busy database) is acknowledged first (:func:`~.replies.in_time`), so no press is past Discord's 3 s; the
+    answer then follows it. Work that answers itself (a public message) is not deferred."""
     try:
-        await work
+        answer = await (in_time(interaction, work, ephemeral=True) if defer else work)
     except TournamentRefusal as refusal:
-        await private(interaction, t(refusal.key, user_locale(interaction), **refusal.params))
+        answer = (t(refusal.key, user_locale(interaction), **refusal.params), None)
     except Exception as exc:
         await reply_error(interaction, exc)
+        return
+    if answer is not None:
+        await private(interaction, *answer)
 
 
 async def private(interaction: discord.Interaction, text: str, view: discord.ui.View | None = None) -> None:
@@ -276,7 +287,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     async def callback(self, interaction: discord.Interaction) -> None:
         await refuse_or(interaction, self.run(interaction))
 
-    async def run(self, interaction: discord.Interaction) -> None:
+    async def run(self, interaction: discord.Interaction) -> Answer:
         service = service_of(interaction.client)
         locale = user_locale(interaction)
         tid, user = self.tid.tournament_id, interaction.user
@@ -291,16 +302,14 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
                 raise TournamentRefusal("tournament.closed")
             view = discord.ui.View(timeout=None)
             view.add_item(PartnerSelect(TournamentId(tid, "partner")))
-            await private(interaction, t("tournament.pick_partner", locale), view)
-            return
+            return t("tournament.pick_partner", locale), view
         if op == "drop":
             teams = [team for team in await service.store.teams(tid) if team.status == TeamStatus.ACTIVE]
             if not teams:
                 raise TournamentRefusal("tournament.no_such_team")
             view = discord.ui.View(timeout=None)
             view.add_item(DropSelect(TournamentId(tid, "dropteam"), teams[:25], locale))
-            await private(interaction, t("tournament.pick_drop", locale), view)
-            return
+            return t("tournament.pick_drop", locale), view
         if op == "alone":
             await service.register_alone(tid, user.id, display_name(user))
         elif op == "withdraw":
@@ -318,7 +327,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
                 op = "paused"
         elif op == "end":
             await service.end(tid, user.id, is_admin=admin)
-        await private(interaction, t(f"tournament.done.{op}", locale))
+        return t(f"tournament.done.{op}", locale), None
 
 
 class PartnerSelect(discord.ui.DynamicItem[discord.ui.UserSelect[Any]], template=PARTNER_ID_TEMPLATE):
@@ -336,7 +345,7 @@ class PartnerSelect(discord.ui.DynamicItem[discord.ui.UserSelect[Any]], template
     async def callback(self, interaction: discord.Interaction) -> None:
         await refuse_or(interaction, self.run(interaction))
 
-    async def run(self, interaction: discord.Interaction) -> None:
+    async def run(self, interaction: discord.Interaction) -> Answer:
         service = service_of(interaction.client)
         locale = user_locale(interaction)
         picked = self.item.values[0] if self.item.values else None
@@ -348,7 +357,6 @@ class PartnerSelect(discord.ui.DynamicItem[discord.ui.UserSelect[Any]], template
                                     display_name(picked), partner_is_bot=picked.bot, partner_in_guild=in_guild)
         row = await service.store.tournament(self.tid.tournament_id)
         assert row is not None
-        await private(interaction, t("tournament.done.team", locale))
         view = discord.ui.View(timeout=None)
         view.add_item(TournamentButton(TournamentId(row.id, "confirm"),
                                        t("tournament.button.confirm", language_of(row)), discord.ButtonStyle.success))
@@ -356,6 +364,7 @@ class PartnerSelect(discord.ui.DynamicItem[discord.ui.UserSelect[Any]], template
                 tournament=row.name)
         await interaction.client.get_partial_messageable(row.channel_id).send(
             ask, view=view, allowed_mentions=discord.AllowedMentions(users=[picked], roles=False, everyone=False))
+        return t("tournament.done.team", locale), None
 
 
 class DropSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DROP_ID_TEMPLATE):
@@ -375,7 +384,7 @@ class DropSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DROP_I
     async def callback(self, interaction: discord.Interaction) -> None:
         await refuse_or(interaction, self.run(interaction))
 
-    async def run(self, interaction: discord.Interaction) -> None:
+    async def run(self, interaction: discord.Interaction) -> Answer:
         service = service_of(interaction.client)
         row = await service.store.tournament(self.tid.tournament_id)
         if row is None or row.guild_id != interaction.guild_id:
@@ -388,7 +397,7 @@ class DropSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DROP_I
         if team_id not in {team.id for team in await service.store.teams(self.tid.tournament_id)}:
             raise TournamentRefusal("tournament.no_such_team")
         await service.drop(self.tid.tournament_id, interaction.user.id, team_id, is_admin=power)
-        await private(interaction, t("tournament.done.drop", user_locale(interaction)))
+        return t("tournament.done.drop", user_locale(interaction)), None
 
 
 tournament_group = app_commands.Group(name=cmd_str("cmd.tournament.name"), description=cmd_str("cmd.tournament.desc"))
@@ -436,7 +445,7 @@ async def create(interaction: discord.Interaction, title: app_commands.Range[str
         sent = await interaction.original_response()
         await service.store.set_message(row.id, sent.id)
 
-    await refuse_or(interaction, work())
+    await refuse_or(interaction, work(), defer=False)  # the answer is the public tournament message
 
 
 @tournament_group.command(name=cmd_str("cmd.tournament.organisers.name"),
@@ -448,16 +457,15 @@ async def organisers(interaction: discord.Interaction, role: discord.Role | None
     (admins only again). Anyone else is refused privately and nothing changes."""
     locale = user_locale(interaction)
 
-    async def work() -> None:
+    async def work() -> Answer:
         service = service_of(interaction.client)
         admin = is_admin(interaction)
         if admin and role is not None and role.is_default():
             raise TournamentRefusal("tournament.role_everyone")
         await service.set_organiser_role(interaction.guild_id or 0, None if role is None else role.id, is_admin=admin)
         if role is None:
-            await private(interaction, t("tournament.done.role_cleared", locale))
-        else:
-            await private(interaction, t("tournament.done.role", locale, role=role.mention))
+            return t("tournament.done.role_cleared", locale), None
+        return t("tournament.done.role", locale, role=role.mention), None
 
     await refuse_or(interaction, work())
 
@@ -480,7 +488,7 @@ async def standings(interaction: discord.Interaction) -> None:
         data = render_standings(row.name, row.current_round, over, lines, names, [], locale)
         await interaction.response.send_message(file=discord.File(io.BytesIO(data), filename="standings.png"))
 
-    await refuse_or(interaction, work())
+    await refuse_or(interaction, work(), defer=False)  # the answer is the public picture
 
 
 async def setup(bot: commands.Bot) -> None:
