@@ -139,6 +139,7 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
     """
     deferral: asyncio.Task[Any] | None = None
     loop = asyncio.get_running_loop()
+    timer: asyncio.TimerHandle | None = None
 
     def too_long() -> None:  # a timer on the loop: the work is awaited in this task, not a task of its own
         nonlocal deferral, timer
@@ -156,7 +157,7 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
     try:
         return await work
     finally:
-        timer.cancel()
+        timer.cancel()  # the one pending, whichever it is
         if deferral is not None:
             await deferral  # the answer must not race the deferral (its failure is this press's)
         if slow is not None:

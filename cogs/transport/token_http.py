@@ -235,6 +235,6 @@ def _parsed(reply: Reply) -> Any:
 def _reset_after(headers: Any) -> float:
     """Seconds until a spent bucket resets (``X-RateLimit-Reset-After``), as discord.py reads it."""
     try:
-        return max(0.0, float(headers.get("X-Ratelimit-Reset-After", "1")))
+        return max(0.0, float(headers.get("x-ratelimit-reset-after", "1")))  # lower case: as llhttp's road keeps them
     except ValueError:
         return 1.0
