@@ -417,8 +417,10 @@ async def on_press(interaction: discord.Interaction) -> None:
         return
     data: Any = interaction.data or {}
     custom_id = str(data.get("custom_id", ""))
-    if any(pattern.fullmatch(custom_id) for pattern in _OURS) and on_message(interaction.message, custom_id):
-        if _ACTION.fullmatch(custom_id) is not None:
+    action = _ACTION.fullmatch(custom_id) is not None  # nearly every interaction: the others' ids are not tried
+    if (action or any(pattern.fullmatch(custom_id) for pattern in _OURS)) and on_message(interaction.message,
+                                                                                          custom_id):
+        if action:
             await answered(interaction, press_id(interaction, custom_id))
         return  # else a registered DynamicItem: discord.py runs it
     log.debug("a press on a component no item takes here (%r) is refused", custom_id[:100])

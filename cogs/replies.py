@@ -138,26 +138,26 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
     :meth:`SlowNotice.refused`).
     """
     deferral: asyncio.Task[Any] | None = None
+    loop = asyncio.get_running_loop()
+    timer: asyncio.TimerHandle | None = None
 
     def too_long() -> None:  # a timer on the loop: the work is awaited in this task, not a task of its own
-        nonlocal deferral
+        nonlocal deferral, timer
         if not is_answered(interaction):
             deferral = asyncio.ensure_future(
                 defer_update(interaction) if update else interaction.response.defer(ephemeral=ephemeral, thinking=True))
+        if slow is not None:  # one timer at a time (most presses end before the first): the slow one follows
+            timer = loop.call_later(SLOW_AFTER - DEFER_AFTER, still_running)
 
     def still_running() -> None:
         if slow is not None:
             slow.post(deferral)
 
-    loop = asyncio.get_running_loop()
     timer = loop.call_later(DEFER_AFTER, too_long)
-    slow_timer = loop.call_later(SLOW_AFTER, still_running) if slow is not None else None
     try:
         return await work
     finally:
-        timer.cancel()
-        if slow_timer is not None:
-            slow_timer.cancel()
+        timer.cancel()  # the one pending, whichever it is
         if deferral is not None:
             await deferral  # the answer must not race the deferral (its failure is this press's)
         if slow is not None:

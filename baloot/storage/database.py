@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Final, Protocol
+
+import orjson
 
 from .dialect import Dialect
 from .errors import StorageError
@@ -60,6 +62,12 @@ class Row(Protocol):
 def dumps(obj: object) -> str:
     """Compact, stable JSON for the JSON columns."""
     return json.dumps(obj, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+def dumps_plain(obj: Mapping[str, object]) -> str:
+    """:func:`dumps` of a flat object of strings, ints and bools (an R10 action, stored at every press):
+    the same text, made by orjson in a tenth of the time (``tests/storage/test_storage_game_log.py``)."""
+    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS).decode()
 
 
 def loads(text: str) -> Any:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..engine.match import RECORD_FORMAT
 from . import leases, quick
-from .database import DEFAULT_PATH, Connection, Database, Row, SeatedElsewhere, dumps, loads
+from .database import DEFAULT_PATH, Connection, Database, Row, SeatedElsewhere, dumps, dumps_plain, loads
 from .errors import StorageError, StorageUnavailable
 from .leases import Fence, Lease, LeaseGrant
 from .opening import open_database
@@ -442,7 +442,7 @@ class Storage:
         now = self.clock()
         insert = """INSERT INTO actions (table_id, hand_no, idx, action, by_user_id, auto, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)"""
-        row = (table_id, hand_no, idx, dumps(action), by_user_id, int(auto), now)
+        row = (table_id, hand_no, idx, dumps_plain(action), by_user_id, int(auto), now)
         if result is None:  # one statement: atomic on its own (the hot path)
             if fence is None:
                 await self.db.execute(insert, row)

@@ -461,8 +461,20 @@ class PrivateHands:
             elif viewer.dm_message_id is not None and (viewer.dm_shown is None or not viewer.dm_shown[1]):
                 viewer.dirty = True
                 viewer.reach = Reach.EVERY
+        if viewer.dirty and self._up_to_date(viewer):
+            viewer.dirty = False  # the answer showed the latest state: no task only to find nothing to send
+            viewer.reach = Reach.TOKEN
         if viewer.dirty:
             self._kick(viewer)
+
+    def _up_to_date(self, viewer: Viewer) -> bool:
+        """Whether :meth:`_bring_up` would send nothing now: the player's live view is the response of a valid
+        token showing the latest snapshot, and no DM copy waits to be redrawn (the press that was just
+        answered, nearly always)."""
+        if viewer.stale or viewer.final is not None or not viewer.token_valid() or viewer.plays_elsewhere():
+            return False
+        state = self.runtime.shown.get(viewer.table_id)
+        return state is not None and state.version is not None and viewer.shown == (state.version, state.closed)
 
     def take_dm_notice(self, user_id: int) -> bool:
         """True once after this player's DMs were found closed (tell them now)."""

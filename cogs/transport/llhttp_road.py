@@ -18,6 +18,9 @@ length. What this module adds is the connection's life:
   followed the answer: leftover bytes (a 204 with a body, bytes past
   ``Content-Length``), a malformed answer, a time limit reached or a
   cancelled request close it;
+- a request has :attr:`LlhttpRoad.timeout` seconds, connecting and waiting for a free connection
+  included; an answer still awaited then fails with ``TimeoutError`` (one timer of the road's
+  looks every :data:`WATCH_SECONDS` or less, rather than a timer per request);
 - an answer framed only by the connection's close (no length, no chunks) is
   refused: llhttp cannot be told that the stream ended, and Discord always
   frames its answers.
@@ -35,6 +38,9 @@ import httptools
 from yarl import URL
 
 from .road import KEEPALIVE_SECONDS, Reply
+
+WATCH_SECONDS: Final = 1.0
+"""How often the road looks for answers past their time limit (a request fails at most this late)."""
 
 
 class BrokenAnswer(ConnectionError):
@@ -55,6 +61,7 @@ class _Connection(asyncio.Protocol):
         self.body: list[bytes] = []
         self.begun = 0
         self.idle_since = 0.0
+        self.deadline = 0.0  # the loop's time by which the answer must have come (LlhttpRoad._watch)
 
     # -- asyncio's callbacks --------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -119,6 +126,13 @@ class _Connection(asyncio.Protocol):
         if self.transport is not None:
             self.transport.close()
 
+    def time_out(self) -> None:
+        """The answer did not come in time: it fails with ``TimeoutError`` and the connection closes."""
+        answer = self.answer
+        if answer is not None and not answer.done():
+            answer.set_exception(TimeoutError("no answer within the time limit"))
+        self.close()
+
     def _fail(self, exc: BrokenAnswer) -> None:
         answer = self.answer
         if answer is not None and not answer.done():
@@ -138,6 +152,10 @@ class LlhttpRoad:
         self.timeout = timeout
         self.slots = asyncio.Semaphore(limit)
         self.idle: deque[_Connection] = deque()
+        self.waiting: set[_Connection] = set()
+        """Connections whose answer is awaited (what :meth:`_watch` checks)."""
+        self.watch: asyncio.TimerHandle | None = None
+        self.watch_every = min(WATCH_SECONDS, timeout / 4)
 
     async def exchange(self, method: str, target: str, body: bytes | None, content_type: str | None) -> Reply:
         line = f"{method} {target} HTTP/1.1".encode("ascii")
@@ -148,19 +166,54 @@ class LlhttpRoad:
         else:
             request = b"".join((line, self.head, b"Content-Type: ", (content_type or "").encode("ascii"),
                                 b"\r\nContent-Length: ", str(len(body)).encode(), b"\r\n\r\n", body))
-        async with asyncio.timeout(self.timeout), self.slots:
-            connection = self._kept() or await self._connect()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        slots = self.slots
+        if slots.locked():  # every connection in use (rare): wait for one within the time limit
+            async with asyncio.timeout_at(deadline):
+                await slots.acquire()
+        else:
+            await slots.acquire()
+        try:
+            connection = self._kept()
+            if connection is None:
+                async with asyncio.timeout_at(deadline):
+                    connection = await self._connect()
+            waiting = self.waiting
+            answer = connection.send(request)
+            connection.deadline = deadline
+            waiting.add(connection)
+            if self.watch is None:
+                self.watch = loop.call_later(self.watch_every, self._watch)
             try:
-                reply = await connection.send(request)
+                reply = await answer
             except BaseException:
                 connection.close()
                 raise
+            finally:
+                waiting.discard(connection)
             if connection.reusable():
                 connection.idle_since = time.monotonic()
                 self.idle.append(connection)
             else:
                 connection.close()
             return reply
+        finally:
+            slots.release()
+
+    def _watch(self) -> None:
+        """The road's one timer, not one per request (``asyncio.timeout`` would schedule and cancel one for
+        each: bot CPU per press): the answers awaited past their deadline fail with ``TimeoutError``."""
+        self.watch = None
+        if not self.waiting:
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for connection in [c for c in self.waiting if c.deadline <= now]:
+            self.waiting.discard(connection)
+            connection.time_out()
+        if self.waiting:
+            self.watch = loop.call_later(self.watch_every, self._watch)
 
     def _kept(self) -> _Connection | None:
         """The newest idle connection that is still open and young enough, the others closed."""
@@ -179,5 +232,8 @@ class LlhttpRoad:
         return connection
 
     async def close(self) -> None:
+        if self.watch is not None:
+            self.watch.cancel()
+            self.watch = None
         while self.idle:
             self.idle.pop().close()

@@ -21,8 +21,9 @@ Whatever the road, :class:`TokenHttp` keeps what discord.py's webhook adapter
 does with Discord's answers:
 
 - requests through one token are sent one after the other, in the order
-  they were made (the adapter's lock per token): two edits of one private
-  view land in order;
+  they were made (the adapter's lock per token; here a queue of waiters made
+  only when a second request comes while one is in flight): two edits of one
+  private view land in order;
 - a 429 from Discord (it carries ``Via``) is waited out (``retry_after``) and
   the request sent again; one without ``Via`` (Cloudflare's) raises;
 - a 5xx is tried again after 1, 3, 5, 7 seconds, then raises
@@ -42,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Sequence
 from typing import Any, Final, TypeAlias
 
@@ -65,16 +67,6 @@ Files: TypeAlias = Sequence[tuple[str, bytes]]
 """A payload's ``files``: (filename, bytes), uploaded as ``files[0]``, ``files[1]``..."""
 
 
-class _Turn:
-    """The lock of one token while requests through it are made or waiting (then forgotten)."""
-
-    __slots__ = ("lock", "users")
-
-    def __init__(self) -> None:
-        self.lock = asyncio.Lock()
-        self.users = 0
-
-
 class TokenHttp:
     """Requests through interaction tokens to ``base`` (``discord.http.Route.BASE``).
 
@@ -93,7 +85,8 @@ class TokenHttp:
         else:
             self.road = AiohttpRoad(self.base, user_agent, proxy=proxy, proxy_auth=proxy_auth, timeout=timeout,
                                     limit=limit)
-        self.turns: dict[str, _Turn] = {}
+        self.turns: dict[str, deque[asyncio.Future[None]]] = {}
+        """Token -> the requests waiting for the one in flight through it (FIFO); absent: none in flight."""
         self.held: dict[str, float] = {}
         """Token -> monotonic time before which no request may use it (its bucket is spent)."""
         self.sent = 0
@@ -107,18 +100,33 @@ class TokenHttp:
         """Send ``payload`` as JSON (None: no body; with ``files``: as the multipart form discord.py builds) to ``path``
         under the base URL (``query``: its query string, encoded), after every earlier request through ``token``.
         ``answer``: return Discord's answer, parsed (the message a followup posted); else None."""
-        turn = self.turns.get(token)
-        if turn is None:
-            turn = self.turns[token] = _Turn()
-        turn.users += 1
+        turns = self.turns
+        queue = turns.get(token)
+        if queue is None:  # nothing in flight through this token (nearly always): no lock, no waiting
+            turns[token] = queue = deque()
+        else:
+            waiter = asyncio.get_running_loop().create_future()
+            queue.append(waiter)
+            try:
+                await waiter
+            except BaseException:
+                if waiter.done() and not waiter.cancelled():  # handed the turn, then cancelled: pass it on
+                    self._next(token, queue)
+                raise
         try:
-            async with turn.lock:
-                await self._wait_for_bucket(token)
-                return await self._send(method, path, token, payload, query, answer, files)
+            await self._wait_for_bucket(token)
+            return await self._send(method, path, token, payload, query, answer, files)
         finally:
-            turn.users -= 1
-            if not turn.users:
-                del self.turns[token]
+            self._next(token, queue)
+
+    def _next(self, token: str, queue: deque[asyncio.Future[None]]) -> None:
+        """The request in flight through ``token`` is done: the next one waiting goes (else the token is free)."""
+        while queue:
+            waiter = queue.popleft()
+            if not waiter.done():  # not cancelled while waiting
+                waiter.set_result(None)
+                return
+        del self.turns[token]
 
     async def _send(self, method: str, path: str, token: str, payload: dict[str, Any] | None,
                     query: str, answer: bool, files: Files) -> Any:
@@ -227,6 +235,6 @@ def _parsed(reply: Reply) -> Any:
 def _reset_after(headers: Any) -> float:
     """Seconds until a spent bucket resets (``X-RateLimit-Reset-After``), as discord.py reads it."""
     try:
-        return max(0.0, float(headers.get("X-Ratelimit-Reset-After", "1")))
+        return max(0.0, float(headers.get("x-ratelimit-reset-after", "1")))  # lower case: as llhttp's road keeps them
     except ValueError:
         return 1.0

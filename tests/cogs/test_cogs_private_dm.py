@@ -78,3 +78,25 @@ async def test_a_dm_whose_id_could_not_be_stored_is_stored_at_its_next_update(
     assert service.stored == [(3, "dm:7", 500, 900)] and viewer.dm_stored
     assert await hands._send_dm_now(viewer, payload)  # stored once, not at every edit
     assert len(service.stored) == 1 and client.http.edits == [900, 900, 900] and len(client.sent) == 1
+
+
+async def test_an_answered_press_showing_the_latest_state_starts_no_refresh() -> None:
+    """The press's own answer showed the latest snapshot through its token: the refresh asked for while it was
+    being answered has nothing to send, so no task is started for it (bot CPU per press); once the table has
+    moved on past what the answer showed, the refresh runs."""
+    state = SimpleNamespace(version=(0, 5), closed=False)
+    shown = SimpleNamespace(get=lambda table_id: state if table_id == 3 else None)
+    hands = PrivateHands(SimpleNamespace(client=FakeClient(), shown=shown), SimpleNamespace())  # type: ignore[arg-type]
+    press = SimpleNamespace(message=SimpleNamespace(id=901), application_id=1, token="tok")
+
+    viewer = hands.begin(3, 7, 1)
+    viewer.dirty = True  # a refresh asked for while the press was answered (PrivateHands.refresh)
+    hands.end(viewer, press, ((0, 5), False))  # type: ignore[arg-type]
+    assert viewer.task is None and not viewer.dirty and viewer.shown == ((0, 5), False)
+
+    viewer = hands.begin(3, 7, 1)
+    viewer.dirty = True
+    state.version = (0, 6)  # a bot played after the press: its answer is already behind
+    hands.end(viewer, press, ((0, 5), False))  # type: ignore[arg-type]
+    assert viewer.task is not None
+    viewer.task.cancel()

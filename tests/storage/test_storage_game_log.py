@@ -214,3 +214,30 @@ async def test_messages_and_guild_settings(storage: Storage) -> None:
     await storage.save_guild_settings(GuildSettings(5, "ar", True))
     await storage.save_guild_settings(GuildSettings(5, "en", True))
     assert await storage.guild_settings(5) == GuildSettings(5, "en", True)
+
+
+def test_an_action_is_stored_as_the_same_text_by_the_fast_encoder() -> None:
+    """Every action of played hands (each type: bids, doubles, declares, plays, suits, locks) and names
+    outside ASCII: ``dumps_plain`` writes exactly the text ``dumps`` would (R10's stored JSON)."""
+    import random
+
+    from baloot.engine.match import Match
+    from baloot.engine.rules import Rules
+    from baloot.storage.database import dumps, dumps_plain
+
+    rng = random.Random(3)
+    seen: set[str] = set()
+    for _ in range(20):
+        match = Match(Rules(target=152))
+        match.deal(rng)
+        while match.legal_actions():
+            action = rng.choice(match.legal_actions())
+            obj = action.to_json()
+            assert dumps_plain(obj) == dumps(obj)
+            seen.add(str(obj["type"]))
+            match.apply(action)
+            if match.finished or match.needs_deal:
+                break
+    assert {"pass", "play"} <= seen
+    for odd in ({"seat": 1, "type": "play", "card": "10♥"}, {"name": "علي \"q\"\n\u2028", "n": -3, "x": True}):
+        assert dumps_plain(odd) == dumps(odd)
