@@ -1,14 +1,15 @@
 """Run ``bot.py`` under tracemalloc (``scripts/bench_tables.py --trace-memory FILE``): where the bot's memory goes.
 
-Every few seconds, when the traced Python memory is at a new high, the
-allocations by file and by line are written to ``$BALOOT_PROFILE_OUT``, so
-the file holds the picture at the peak of the run. tracemalloc slows the bot
+When the traced Python memory stops growing at a new high (looked at every
+few seconds), the allocations by file and by line are written to
+``$BALOOT_PROFILE_OUT``, so the file holds the picture at the peak of the run. tracemalloc slows the bot
 and adds its own memory: read the shares, not the benchmark's other figures.
 """
 
 from __future__ import annotations
 
 import gc
+import io
 import os
 import runpy
 import sys
@@ -20,20 +21,23 @@ from typing import TextIO
 
 REPO = Path(__file__).resolve().parent.parent
 EVERY = 3.0  # seconds between two looks
+GROWTH = 1.03  # a new picture once the traced memory is this much above the last one's (each stalls the bot)
 
 
 def dump(path: str, current: int, base: tracemalloc.Snapshot | None) -> tracemalloc.Snapshot:
     snapshot = tracemalloc.take_snapshot()
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(f"traced Python memory at its peak: {current / 2**20:.1f} MiB\n\nby file:\n")
-        for stat in snapshot.statistics("filename")[:30]:
-            out.write(f"{stat.size / 1024:9.0f} KiB {stat.count:8d} blocks  {stat.traceback[0].filename}\n")
-        out.write("\nby line:\n")
-        for stat in snapshot.statistics("lineno")[:40]:
-            frame = stat.traceback[0]
-            out.write(f"{stat.size / 1024:9.0f} KiB {stat.count:8d} blocks  {frame.filename}:{frame.lineno}\n")
-        if base is not None:
-            write_growth(out, snapshot, base)
+    out = io.StringIO()  # written whole below: a bot stopped meanwhile leaves the previous picture
+    out.write(f"traced Python memory at its peak: {current / 2**20:.1f} MiB\n\nby file:\n")
+    for stat in snapshot.statistics("filename")[:30]:
+        out.write(f"{stat.size / 1024:9.0f} KiB {stat.count:8d} blocks  {stat.traceback[0].filename}\n")
+    out.write("\nby line:\n")
+    for stat in snapshot.statistics("lineno")[:40]:
+        frame = stat.traceback[0]
+        out.write(f"{stat.size / 1024:9.0f} KiB {stat.count:8d} blocks  {frame.filename}:{frame.lineno}\n")
+    if base is not None:
+        write_growth(out, snapshot, base)
+    Path(f"{path}.part").write_text(out.getvalue(), encoding="utf-8")
+    os.replace(f"{path}.part", path)
     return snapshot
 
 
@@ -55,25 +59,27 @@ def write_growth(out: TextIO, snapshot: tracemalloc.Snapshot, base: tracemalloc.
                 out.write(f"    {line}\n")
 
 
-def watch(path: str) -> None:
-    best = 0
-    base: tracemalloc.Snapshot | None = None
+def watch(path: str, base: tracemalloc.Snapshot | None = None) -> None:
+    """A picture each time the traced memory stops growing at a new high (a picture stalls the bot for a
+    moment: none is taken while it is still growing, as when every table is being set up)."""
+    best = last = 0
     while True:
         time.sleep(EVERY)
         if base is None and gc.get_freeze_count() > 0:  # ready: what grows from here is the tables'
             base = tracemalloc.take_snapshot()
-            best = 0
+            best = last = 0
         current, _ = tracemalloc.get_traced_memory()
-        if current > best:
+        if current <= last and last > best * GROWTH:
             best = current
             dump(path, current, base)
+        last = current
 
 
 def trace_from_ready(path: str, frames: int) -> None:
     while gc.get_freeze_count() == 0:
         time.sleep(0.2)
     tracemalloc.start(frames)
-    watch(path)
+    watch(path, tracemalloc.take_snapshot())
 
 
 def main() -> None:
