@@ -52,6 +52,7 @@ from baloot.web.oauth import DiscordOAuth, OAuthSettings
 from baloot.web.server import WebTable, serve
 from cogs import EXTENSIONS
 from cogs.buttons import DYNAMIC_ITEMS, apply_forwarded, on_press
+from cogs.items import add_items
 from cogs.presentation.channel import process_budget
 from cogs.presentation.emojis import CARD_EMOJIS
 from cogs.presentation.presenter import Presenter
@@ -157,7 +158,7 @@ class BalootClient(_Client):
                 await self.load_extension(extension)
             except Exception:
                 log.exception("could not load %s; starting without it", extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)  # the table's, lobby's and result's buttons
+        add_items(self, *DYNAMIC_ITEMS)  # the table's, lobby's, result's, review's and quick match's buttons
         self.add_listener(on_press, "on_interaction")  # the action buttons of private views (the hot path)
         if settings.sync_commands:
             guild = discord.Object(settings.dev_guild_id) if settings.dev_guild_id else None

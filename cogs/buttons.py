@@ -21,7 +21,6 @@ from baloot.render import (
     ACTION_ID_TEMPLATE,
     LOBBY_ID_TEMPLATE,
     RESULT_ID_TEMPLATE,
-    REVIEW_ID_TEMPLATE,
     TABLE_ID_TEMPLATE,
     ActionId,
     LobbyId,
@@ -36,12 +35,10 @@ from baloot.render import (
     render_text,
     table_info_from,
 )
-from baloot.render.custom_ids import INVITE_ID_TEMPLATE, QUICK_ID_TEMPLATE
-from baloot.render.stats import BOARD_ID_TEMPLATE
-from baloot.render.tournament_ids import TOURNAMENT_ID_TEMPLATE
 from baloot.tables import NoTableHere, PlayerHand, TableElsewhere, TableError, TableRestarting
 from baloot.tables.quick import is_quick
 
+from .items import item_templates
 from .presentation.emojis import CARD_EMOJIS
 from .presentation.private import Shown, with_seat_picture, with_table
 from .presentation.runtime import Runtime, maybe_runtime, runtime_of
@@ -366,15 +363,12 @@ class ResultButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RESU
 
 
 DYNAMIC_ITEMS = (TableButton, LobbyButton, ResultButton, ReviewButton, QuickButton, InviteButton)
-"""What ``bot.py`` registers in ``setup_hook`` (``bot.add_dynamic_items``): discord.py's view store runs them
+"""What ``bot.py`` registers in ``setup_hook`` (:func:`.items.add_items`): discord.py's view store runs them
 (the item's ``interaction_check``, and only for an id on the pressed message). An action press, the hot
 path, is taken by :func:`on_press` instead (no ``View`` rebuilt from its message per press)."""
 
 _ACTION: Final = re.compile(ACTION_ID_TEMPLATE)
-_OURS: Final = tuple(re.compile(template) for template in
-                     (ACTION_ID_TEMPLATE, TABLE_ID_TEMPLATE, LOBBY_ID_TEMPLATE, RESULT_ID_TEMPLATE, BOARD_ID_TEMPLATE,
-                      REVIEW_ID_TEMPLATE, QUICK_ID_TEMPLATE, INVITE_ID_TEMPLATE, TOURNAMENT_ID_TEMPLATE))
-"""Every button id of this bot, matched whole as discord.py matches a ``DynamicItem``'s template."""
+"""The action buttons' ids: no registered item, the listener's own (the hot path)."""
 
 
 def on_message(message: discord.Message | None, custom_id: str) -> bool:
@@ -411,18 +405,20 @@ async def on_press(interaction: discord.Interaction) -> None:
     (:class:`~.replies.BadInput`): an id none of the bot's templates takes,
     or one that is not on the message it was pressed on (discord.py's view
     store drops those). The other buttons are discord.py's
-    (:data:`DYNAMIC_ITEMS`, and the leaderboard's in :mod:`.stats`).
+    (:data:`DYNAMIC_ITEMS`, and each extension's ``ITEMS``), their templates
+    those registered on this client (:func:`.items.item_templates`).
     """
     if interaction.type is not discord.InteractionType.component:
         return
     data: Any = interaction.data or {}
     custom_id = str(data.get("custom_id", ""))
-    action = _ACTION.fullmatch(custom_id) is not None  # nearly every interaction: the others' ids are not tried
-    if (action or any(pattern.fullmatch(custom_id) for pattern in _OURS)) and on_message(interaction.message,
-                                                                                          custom_id):
-        if action:
+    if _ACTION.fullmatch(custom_id) is not None:
+        if on_message(interaction.message, custom_id):
             await answered(interaction, press_id(interaction, custom_id))
-        return  # else a registered DynamicItem: discord.py runs it
+            return
+    elif (any(pattern.fullmatch(custom_id) for pattern in item_templates(interaction.client))
+          and on_message(interaction.message, custom_id)):
+        return  # a registered DynamicItem: discord.py runs it
     log.debug("a press on a component no item takes here (%r) is refused", custom_id[:100])
     await answered(interaction, refuse_unknown(custom_id))
 

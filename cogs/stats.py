@@ -45,6 +45,7 @@ from baloot.stats import BoardSort, Period, StatsRecorder, StatsService
 from baloot.stats.service import BadPage
 from cogs.translator import cmd_str
 
+from .items import add_items, remove_items
 from .presentation.runtime import maybe_runtime, runtime_of
 from .replies import answered, check_choice, check_id, in_time, remember_name, reply, update, user_locale
 from .transport.payloads import message_args
@@ -221,6 +222,10 @@ def baloot_group(bot: commands.Bot) -> app_commands.Group:
     return group
 
 
+ITEMS = (LeaderboardButton,)
+"""The extension's ``DynamicItem``s (:func:`.items.add_items` in :func:`setup`)."""
+
+
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point: the service, the recorder, the commands and the page buttons."""
     storage = runtime_of(bot).service.storage
@@ -228,7 +233,7 @@ async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(StatsCog(bot, StatsService(storage), StatsRecorder(storage)))
     for command in COMMANDS:
         group.add_command(command)
-    bot.add_dynamic_items(LeaderboardButton)
+    add_items(bot, *ITEMS)
 
 
 async def teardown(bot: commands.Bot) -> None:
@@ -236,4 +241,4 @@ async def teardown(bot: commands.Bot) -> None:
     if isinstance(group, app_commands.Group):
         for command in COMMANDS:
             group.remove_command(command.name)
-    bot.remove_dynamic_items(LeaderboardButton)
+    remove_items(bot, *ITEMS)

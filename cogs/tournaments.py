@@ -44,6 +44,7 @@ from baloot.tables.tournament_service import (
 from baloot.tournaments import BYE, Pairing
 from cogs.translator import cmd_str
 
+from .items import add_items, remove_items
 from .presentation.runtime import runtime_of
 from .replies import in_time, is_admin, remember_name, reply_error, user_locale
 from .threads import ARCHIVE_MINUTES, THREAD_NAME_MAX
@@ -491,17 +492,21 @@ async def standings(interaction: discord.Interaction) -> None:
     await refuse_or(interaction, work(), defer=False)  # the answer is the public picture
 
 
+ITEMS = (TournamentButton, PartnerSelect, DropSelect)
+"""The extension's ``DynamicItem``s (:func:`.items.add_items` in :func:`setup`)."""
+
+
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point: the service, ``/baloot tournament`` and the buttons."""
     from .stats import baloot_group
 
     await bot.add_cog(TournamentCog(bot))
     baloot_group(bot).add_command(tournament_group)
-    bot.add_dynamic_items(TournamentButton, PartnerSelect, DropSelect)
+    add_items(bot, *ITEMS)
 
 
 async def teardown(bot: commands.Bot) -> None:
     group = bot.tree.get_command("baloot")
     if isinstance(group, app_commands.Group):
         group.remove_command(tournament_group.name)
-    bot.remove_dynamic_items(TournamentButton, PartnerSelect, DropSelect)
+    remove_items(bot, *ITEMS)

@@ -244,6 +244,7 @@ class Bench:
         self.pids: list[int] = []
         self.pg_pool: Any = None  # asyncpg's pool for status reads (--database-url/--postgres)
         self.rss_base = 0
+        self.rss_started = 0  # once every table has started (set up, dealt), before play
         self.rss_peak = 0
         self.stop = asyncio.Event()
         self.phase_marks: dict[str, int] = {}
@@ -625,6 +626,7 @@ class Bench:
         tasks = [asyncio.create_task(self.run_table(t, started)) for t in self.tables]
         try:
             await started.wait()
+            self.rss_started = self.rss()
             self.mark("play")
             await asyncio.gather(*tasks)
             self.mark("end")
@@ -674,6 +676,7 @@ class Bench:
             "peak_bot_calls_1s": calls.peak_rate(kind="bot", since=setup),
             "refused": dict(lat.refused),
             "rss_base_mib": self.rss_base / 1024,
+            "rss_started_mib": self.rss_started / 1024,
             "rss_peak_mib": self.rss_peak / 1024,
             "kib_per_table": (self.rss_peak - self.rss_base) / self.n,
             "bot_calls_per_hand": bot_per_hand,
@@ -774,7 +777,7 @@ def print_figures(results: list[dict[str, Any]], args: argparse.Namespace) -> No
         ("  slash commands p99 ms", "{setup_p99_ms:.1f}"),
         ("over 3 s / 10062 / unanswered", "{over_3s} / {late_10062} / {missing}"),
         ("bot-token peak /s | 429 refused", "{peak_bot_calls_1s} | {global_429}"),
-        ("bot RSS base -> peak MiB", "{rss_base_mib:.1f} -> {rss_peak_mib:.1f}"),
+        ("bot RSS base -> started -> peak MiB", "{rss_base_mib:.1f} -> {rss_started_mib:.1f} -> {rss_peak_mib:.1f}"),
         ("memory per active table KiB", "{kib_per_table:.0f}"),
         ("bot-token calls / hand", "{bot_calls_per_hand:.2f}"),
         ("  of which not refused (429)", "{bot_accepted_per_hand:.2f}"),

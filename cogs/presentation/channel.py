@@ -130,7 +130,7 @@ class FinalMessage:
     language: str
 
 
-@dataclass
+@dataclass(slots=True)
 class Board:
     """The channel messages of one table and what needs sending."""
 
@@ -209,6 +209,7 @@ class ChannelBoard:
         """The flusher's supervisor: one that ended on an error with edits pending starts again."""
         if task.cancelled() or board.task is not task:
             return
+        board.task = None  # a finished flusher (and its coroutine) is not kept for every table
         exc = task.exception()
         if exc is not None:
             log.error("table %s: the channel flusher failed; starting it again", state.table_id, exc_info=exc)

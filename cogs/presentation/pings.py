@@ -54,7 +54,7 @@ delete), which at 3 s fired on most human turns and tripled the calls per hand
 (``scripts/bench_tables.py``)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Ping:
     timer: asyncio.TimerHandle | None = None  # the current turn's wait (a timer: most turns end before it fires)
     task: asyncio.Task[None] | None = None  # a ping being sent
@@ -118,6 +118,14 @@ class TurnPings:
 
     async def _later(self, state: TableState, seat: int, user_id: int, version: object) -> None:
         ping = self._ping(state.table_id)
+        try:
+            await self._send_unless_moved_on(ping, state, seat, user_id, version)
+        finally:
+            if ping.task is asyncio.current_task():
+                ping.task = None  # a finished task (and its coroutine) is not kept for every table
+
+    async def _send_unless_moved_on(self, ping: Ping, state: TableState, seat: int, user_id: int,
+                                    version: object) -> None:
         async with ping.lock:  # one ping of a table on its way at a time, so they supersede in order
             if self._moved_on(state, seat, version):
                 return

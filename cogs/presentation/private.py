@@ -121,7 +121,7 @@ def with_table(runtime: Shared, state: TableState, hand: Payload, info: RenderIn
     return attach_picture(folded, lambda: table_picture(info, public, view.seat, locale))
 
 
-@dataclass
+@dataclass(slots=True)
 class Viewer:
     """One seated player's private message(s)."""
 
@@ -268,6 +268,13 @@ class PrivateHands:
         return payload
 
     async def _run(self, viewer: Viewer) -> None:
+        try:
+            await self._send_while_dirty(viewer)
+        finally:
+            if viewer.task is asyncio.current_task():
+                viewer.task = None  # a finished task (and its coroutine) is not kept for every seated player
+
+    async def _send_while_dirty(self, viewer: Viewer) -> None:
         failures = 0
         while viewer.dirty and not viewer.busy:
             viewer.dirty = False

@@ -18,7 +18,7 @@ from baloot.render import Notice, RenderInfo
 from baloot.tables import HandSnapshot, TableInfo, TableSnapshot, Version
 
 
-@dataclass
+@dataclass(slots=True)
 class TableState:
     """One table as the Discord layer shows it."""
 

@@ -13,16 +13,22 @@ play the gateway).
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import importlib
+import pkgutil
+import re
+from pathlib import Path
+from typing import Any, ClassVar
 
 import discord
 import pytest
 from discord.ext import commands
 
+import cogs
 from baloot.engine.actions import Action, ActionType
 from baloot.render import encode_action_id, encode_table_id
-from cogs import buttons
-from cogs.buttons import DYNAMIC_ITEMS, TableButton, on_press
+from cogs import EXTENSIONS, buttons
+from cogs.buttons import DYNAMIC_ITEMS, ActionButton, TableButton, on_press
+from cogs.items import add_items, item_templates, registered_items, remove_items, template_of
 from cogs.transport.forward import forwarded_interaction, forwarded_payload
 from cogs.transport.wire import is_answered, response_type
 
@@ -81,14 +87,15 @@ class Pressed:
         monkeypatch.setattr(TableButton, "callback", table_callback)
 
 
-async def gateway_press(payload: dict[str, Any]) -> None:
-    """A bot as ``bot.py`` sets it up (its dynamic items, the listener) receives ``payload`` from the gateway."""
+async def gateway_press(payload: dict[str, Any], *extra: type[discord.ui.DynamicItem[Any]]) -> None:
+    """A bot as ``bot.py`` sets it up (its dynamic items, and ``extra``; the listener) receives ``payload``
+    from the gateway."""
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
     await bot._async_setup_hook()  # the loop, as login would set it
     state = bot._connection
     state.user = discord.ClientUser(state=state, data={  # logged in
         "id": "77", "username": "baloot", "discriminator": "0", "global_name": None, "avatar": None, "bot": True})
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    add_items(bot, *DYNAMIC_ITEMS, *extra)
     bot.add_listener(on_press, "on_interaction")
     state.parsers["INTERACTION_CREATE"](payload)
     for _ in range(5):
@@ -152,3 +159,75 @@ async def test_a_forwarded_press_is_rebuilt_with_what_a_press_reads(monkeypatch:
     data: Any = press.data
     assert data["custom_id"] == ACTION_ID
     assert is_answered(press) and response_type(press) == discord.InteractionResponseType.deferred_message_update.value
+
+
+class NewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"new:(?P<n>[0-9]+)"):
+    """An item added after the listener was written: registering it is all it takes."""
+
+    ran: ClassVar[list[str]] = []
+
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=custom_id))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> NewButton:
+        return cls(match.group(0))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        NewButton.ran.append(self.custom_id)
+
+
+async def test_a_newly_registered_item_runs_through_discord_py_not_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The listener takes the ids of whatever is registered: no hand-kept list of templates to extend."""
+    pressed = Pressed(monkeypatch)
+    monkeypatch.setattr(NewButton, "ran", [])
+    await gateway_press(press_payload("new:12", guild=True), NewButton)
+    assert NewButton.ran == ["new:12"] and pressed.refused == [] and pressed.actions == []
+
+
+async def test_an_item_not_registered_or_removed_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    pressed = Pressed(monkeypatch)
+    monkeypatch.setattr(NewButton, "ran", [])
+    await gateway_press(press_payload("new:12", guild=True))
+    assert pressed.refused == ["new:12"] and NewButton.ran == []
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    add_items(bot, TableButton, NewButton)
+    remove_items(bot, NewButton)
+    assert registered_items(bot) == (TableButton,) and item_templates(bot) == (template_of(TableButton),)
+
+
+def cogs_items() -> set[type[discord.ui.DynamicItem[Any]]]:
+    """Every ``DynamicItem`` class defined in the Discord layer's modules."""
+    for module in pkgutil.walk_packages(cogs.__path__, "cogs."):
+        importlib.import_module(module.name)
+    found: set[type[discord.ui.DynamicItem[Any]]] = set()
+    stack = list(discord.ui.DynamicItem.__subclasses__())
+    while stack:
+        item = stack.pop()
+        stack.extend(item.__subclasses__())
+        if item.__module__.split(".")[0] == "cogs":
+            found.add(item)
+    return found
+
+
+def test_every_item_of_the_bot_is_registered_and_its_ids_are_taken() -> None:
+    """What ``bot.py`` registers (:data:`DYNAMIC_ITEMS`, each extension's ``ITEMS``) is every item class of
+    ``cogs`` but the action button (the listener's own); the listener takes exactly their templates."""
+    registered = [*DYNAMIC_ITEMS, *(item for name in EXTENSIONS for item in
+                                    getattr(importlib.import_module(name), "ITEMS", ()))]
+    assert len(registered) == len(set(registered))
+    assert set(registered) == cogs_items() - {ActionButton}
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    add_items(bot, *registered)
+    assert {p.pattern for p in item_templates(bot)} == {template_of(item).pattern for item in registered}
+
+
+def test_items_are_registered_only_through_add_items() -> None:
+    """A direct ``add_dynamic_items`` would run the item, but the listener would refuse its ids."""
+    repo = Path(__file__).resolve().parents[2]
+    files = [repo / "bot.py", *sorted((repo / "cogs").rglob("*.py"))]
+    direct = [f.relative_to(repo).as_posix() for f in files
+              if f.name != "items.py" and re.search(r"\.(add|remove)_dynamic_items\(", f.read_text())]
+    assert direct == []
