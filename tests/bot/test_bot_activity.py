@@ -87,7 +87,7 @@ async def test_open_table_launches_the_activity_whose_page_plays_the_channel_tab
     discord_env.activity.enable(secret)
     table = await open_table(discord_env, tmp_path, bot_settings={"WEB_PORT": str(port),
                                                                   "DISCORD_CLIENT_SECRET": secret})
-    found = await discord_env.wait_for(lambda: open_button(table), 10)
+    found = await discord_env.wait_for(lambda: open_button(table), 30)
     bob: Player = table.players[1]
     launched = await bob.person.click(found[0], found[1])
     assert not launched.rejected and launched.response_type == 12 and not launched.messages
@@ -110,7 +110,7 @@ async def test_open_table_launches_the_activity_whose_page_plays_the_channel_tab
         assert (await page.sign_in(code, instance.id))[0] == 403  # a code is good once
         await page.connect(body["session"])
         try:
-            await discord_env.wait_for(lambda: page.latest().get("seat") == bob.seat, 10)
+            await discord_env.wait_for(lambda: page.latest().get("seat") == bob.seat, 30)
             # the page shows bob's seat at the channel's table: his own cards, as in his Discord hand
             assert page.latest()["table"] == table.table_id()
             await play_until_the_page_plays_a_card(table, bob, page)
@@ -140,12 +140,12 @@ async def play_until_the_page_plays_a_card(table: BotTable, bob: Player, page: P
         def page_moved_on(v: list[int] = version) -> bool:
             return page.latest().get("version") != v
 
-        frame = await table.env.wait_for(my_turn_on_the_page, 10)
+        frame = await table.env.wait_for(my_turn_on_the_page, 30)
         legal = [c["code"] for c in frame["hand"] if c["legal"]]
         if not legal:  # bidding: pass, or bid Sun when nobody has (the page's buttons)
             actions = {a["action"]["type"]: a["action"] for a in frame["actions"]}
             await page.act(actions.get("pass") or frame["actions"][0]["action"], version)
-            await table.env.wait_for(page_moved_on, 10)
+            await table.env.wait_for(page_moved_on, 30)
             table.last_version = (version[0], version[1])
             continue
         card: str = legal[0]
@@ -158,11 +158,11 @@ async def play_until_the_page_plays_a_card(table: BotTable, bob: Player, page: P
 
         await page.act({"seat": bob.seat, "type": "play", "card": card}, version)
         # the channel's table and bob's Discord hand follow the page's tap
-        await table.env.wait_for(off_bobs_discord_hand, 10)
-        await table.env.wait_for(played_on_the_page, 10)
+        await table.env.wait_for(off_bobs_discord_hand, 30)
+        await table.env.wait_for(played_on_the_page, 30)
         table.last_version = (version[0], version[1])
-        nxt = await table.wait_turn()
-        assert nxt is not None and nxt[0] is not bob
+        nxt = await table.wait_turn()  # (bob again if his card won the trick: he may press in his DMs too)
+        assert nxt is not None
         await table.press(nxt[0], policy(nxt[0], nxt[1]))  # the table goes on in Discord
         return
     raise AssertionError("bob never had a card to play")
