@@ -5,33 +5,16 @@ is 100-400 ms of Pillow work that held up every table's presses behind it (``scr
 from __future__ import annotations
 
 import asyncio
-import random
 import threading
 
 import pytest
+from played_matches import played_match
 
-from baloot.ai.normal import NormalPlayer
-from baloot.engine.match import Match
-from baloot.engine.rules import Rules
-from baloot.engine.view import seat_view
 from baloot.render.review_picture import FILENAME, review_picture
 from baloot.review import review_hand
 from baloot.tables.reviews import ReviewedHand
 from cogs.presentation.pictures import THREAD_NAME, PictureWorker
 from cogs.review import review_payload
-
-
-def played_match(seed: int) -> Match:
-    """A match of normal bots up to its first hand that is played out (R3-R7)."""
-    rng = random.Random(seed)
-    match = Match(Rules(), seed % 4)
-    bot = NormalPlayer()
-    while True:
-        hand = match.deal(rng)
-        while not hand.finished:
-            match.apply(bot.choose(seat_view(hand, hand.to_move), rng))
-        if hand.result is not None or match.finished:
-            return match
 
 
 async def test_the_review_picture_is_drawn_on_the_picture_thread_and_the_loop_stays_free(

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from played_matches import played_match
 
 from baloot.ai.normal import NormalPlayer
 from baloot.engine.actions import Action
 from baloot.engine.cards import ALL_CARDS, BEATS, CARD_POINTS, NO_TRUMP
 from baloot.engine.hand import Hand, Phase
-from baloot.engine.match import Match
 from baloot.engine.records import load_record
 from baloot.engine.rules import Rules
 from baloot.engine.view import seat_view
@@ -31,19 +31,6 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "hokum_tie_won_on_units_digit.json"
 SAMPLES = 3
 FAST = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def played_match(seed: int) -> Match:
-    """A match of normal bots up to its first hand that is played out (R3-R7)."""
-    rng = random.Random(seed)
-    match = Match(Rules(), seed % 4)
-    bot = NormalPlayer()
-    while True:
-        hand = match.deal(rng)
-        while not hand.finished:
-            match.apply(bot.choose(seat_view(hand, hand.to_move), rng))
-        if hand.result is not None or match.finished:
-            return match
 
 
 def played_hand(seed: int) -> Hand:

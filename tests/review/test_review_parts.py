@@ -2,28 +2,11 @@
 
 from __future__ import annotations
 
-import random
+from played_matches import played_match
 
-from baloot.ai.normal import NormalPlayer
 from baloot.engine.hand import Hand
-from baloot.engine.match import Match
-from baloot.engine.rules import Rules
-from baloot.engine.view import seat_view
 from baloot.review import review_hand
 from baloot.review.parts import BIDDING, assemble, plan, review_part
-
-
-def played_match(seed: int) -> Match:
-    """A match of normal bots up to its first hand that is played out (R3-R7)."""
-    rng = random.Random(seed)
-    match = Match(Rules(), seed % 4)
-    bot = NormalPlayer()
-    while True:
-        hand = match.deal(rng)
-        while not hand.finished:
-            match.apply(bot.choose(seat_view(hand, hand.to_move), rng))
-        if hand.result is not None or match.finished:
-            return match
 
 
 def test_parts_cover_every_action_once_and_put_together_equal_the_whole_review() -> None:
