@@ -58,6 +58,12 @@ def teams_text(info: RenderInfo, locale: str) -> str:
     )
 
 
+def review_components(info: RenderInfo, locale: str, result: int) -> list[dict[str, Any]]:
+    """The match's last message: its hand's breakdown is shown in full, so only "Review" (the hand's game
+    review, :mod:`.review`) is offered, as on every finished hand's message."""
+    return rows([button(t("button.review", locale), ReviewId(info.table_id, result).encode(), SECONDARY)])
+
+
 def my_hand_components(info: RenderInfo, locale: str, result: int | None = None, *,
                        live: bool = True) -> list[dict[str, Any]]:
     """The table message's "My hand" button row, with "Details" (hand ``result``'s R7 breakdown) and "Review"
@@ -226,7 +232,8 @@ def render_table(
     return orient_payload({
         "content": "",
         "embeds": embeds,
-        "components": [] if over or info.closed is not None else my_hand_components(info, loc),
+        "components": (review_components(info, loc, i) if over
+                       else [] if info.closed is not None else my_hand_components(info, loc)),
         "allowed_mentions": NO_MENTIONS,
     }, loc)
 

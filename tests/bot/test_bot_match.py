@@ -40,7 +40,8 @@ async def test_whole_match_every_contract_scores_match_replay(discord_env: Disco
     result = table.query("SELECT score0, score1, winner_team FROM match_results WHERE table_id = ?",
                          (table.table_id(),))
     final = await discord_env.wait_for(
-        lambda: next((m for m in table.table_messages() if len(m.embeds) >= 3 and not m.components), None), 5
+        lambda: next((m for m in table.table_messages() if len(m.embeds) >= 3 and not any(
+            c.get("custom_id", "").endswith(":mine") for row in m.components for c in row["components"])), None), 5
     )
     text = " ".join(e.get("description", "") + e.get("title", "") for e in final.embeds)
     shown = re.search(r"Final score (\d+) – (\d+)", text)

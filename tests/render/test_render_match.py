@@ -15,6 +15,7 @@ from baloot.engine.summary import summarize_match
 from baloot.i18n import t
 from baloot.i18n.direction import rtl, strip_isolates
 from baloot.render import RenderInfo, check_limits, render_result, render_score_sheet
+from baloot.render.custom_ids import ReviewId
 from baloot.render.text import team_name
 
 INFO = RenderInfo("987654321", names=("Noura", "Fahad", "Reem", "Saad"))
@@ -99,7 +100,9 @@ def test_breakdown_matches_the_replay_summary_for_every_hand() -> None:
 def test_match_end_shows_winner_and_every_hand_and_drops_the_button() -> None:
     match, ends = play_match(11, Rules(target=152), locale="ar")
     final = ends[-1]
-    assert final["components"] == []
+    # the breakdown is in the message: no "Details", but the hand's "Review", as on every finished hand
+    assert [b["custom_id"] for row in final["components"] for b in row["components"]] == [
+        ReviewId(INFO.table_id, len(match.hands) - 1).encode()]
     sheet = final["embeds"][-1]
     assert match.winner is not None
     assert sheet["title"] == rtl(t("match.winner_title", "ar", team=team_name(INFO, match.winner, "ar")))
