@@ -75,7 +75,8 @@ BOT_TEAM = -1  # the bot team that meets a bye team when bots may fill the field
 ChannelOpener = Callable[[TournamentRow, int, Pairing], Awaitable[int]]
 """Opens the channel (a thread) of a round's table; returns its id. Given by the Discord layer."""
 Greeter = Callable[[TournamentRow, int, Pairing, int], Awaitable[None]]
-"""Tells a table's players where it is (pings them in its channel), once its channel is stored."""
+"""Tells a table's players where it is (pings them in its channel), once its channel is stored and before its
+table opens there (again after a crash in between: a ping is never lost, at worst repeated)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,11 +269,13 @@ class TournamentService:
             if channel_id is None:
                 channel_id = await self.open_channel(row, round_no, pairing)
                 await self.store.set_channel(tournament_id, round_no, table.table_no, channel_id)
-                if self.greet is not None:  # after the store: a restart never pings a second thread
-                    await self.greet(row, round_no, pairing, channel_id)
             # after a crash: the thread given before it is reused, and a table already open in it adopted
             opened = self.tables.table_id_in(channel_id)
             if opened is None:
+                # the players are pinged before their table opens in the stored thread: a crash between the
+                # thread's store and the ping pings once more after the restart, never not at all
+                if self.greet is not None:
+                    await self.greet(row, round_no, pairing, channel_id)
                 seats = self._seats(teams, pairing)
                 info = await self.tables.open_seated(row.guild_id, channel_id, row.creator_id, seats,
                                                      rules=row.rules, turn_seconds=row.turn_seconds,

@@ -185,7 +185,7 @@ async def round_tables(env: DiscordEnv, bot: BotProcess, db: Path, guild: Guild,
     for thread_id in env.threads_started[4 * (round_no - 1):4 * round_no]:
         thread = env.channels[thread_id]
         assert thread.is_thread and thread.parent_id == channel.id
-        ping = await env.wait_for(posted_in(admin, thread, f"round {round_no},"))
+        ping = await env.wait_for(posted_in(admin, thread, f"round {round_no},"), 30)  # (after a restart too)
         mentioned = [by_id[int(u)] for u in MENTION.findall(ping.content)]
         assert len(mentioned) == 4 and "Bots" not in ping.content, ping.content
         tables.append(RoundTable(env, guild, thread, [Player(p) for p in mentioned], bot, db))

@@ -374,3 +374,48 @@ async def test_a_finish_a_crash_did_not_announce_is_announced_after_the_restart(
         await tables.close()
         await storage.close()
         assert [u.kind for u in updates] == expected
+
+
+async def test_a_crash_before_a_tables_players_were_pinged_pings_them_after_the_restart(database: str | Path) -> None:
+    """The process dies once round 1's second table was given its (stored) thread but before its players were
+    pinged there. The next process opens the table in that thread and pings its players then: a thread is
+    never left without its players' ping (at worst a ping is repeated)."""
+    threads = Threads()
+    storage, tables, _, _ = await open_all(database, threads)
+    greeted: list[tuple[int, int]] = []
+
+    class Crash(Exception):
+        pass
+
+    async def greet(row: object, round_no: int, pairing: Pairing, thread_id: int) -> None:
+        if (round_no, pairing.table_no) == (1, 1):
+            raise Crash  # stands for SIGKILL, after the thread was stored, before its ping
+        greeted.append((round_no, thread_id))
+
+    service = TournamentService(tables, storage, threads, greet=greet, rng=random.Random(7), bot_level="easy")
+    row = await service.create(GUILD, LOBBY, ADMIN, "Cup", rules={"target": 21}, turn_seconds=600, rounds=1)
+    await register_eight(service, row.id)
+    with pytest.raises(Crash):
+        await service.start(row.id, ADMIN)
+    spots = await service.store.tables(row.id, 1)
+    assert spots[1].channel_id is not None and spots[1].table_id is None  # its thread stored, no table yet
+    await tables.close()
+    await storage.close()
+
+    storage, tables, _, _ = await open_all(database, threads)
+    after: list[tuple[int, int]] = []
+
+    async def greet_again(row: object, round_no: int, pairing: Pairing, thread_id: int) -> None:
+        after.append((pairing.table_no, thread_id))
+
+    service = TournamentService(tables, storage, threads, greet=greet_again, rng=random.Random(7), bot_level="easy")
+    await tables.resume_all()
+    await service.resume()
+    try:
+        spots = await service.store.tables(row.id, 1)
+        assert all(s.table_id is not None for s in spots) and len(threads.opened) == 4  # no second thread
+        assert (1, spots[1].channel_id) in after, "the players of the table the crash cut off are pinged"
+        assert {table_no for table_no, _ in after} == {1, 2, 3}  # table 0 was pinged before the crash
+    finally:
+        await tables.close()
+        await storage.close()
