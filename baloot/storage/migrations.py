@@ -451,6 +451,24 @@ MIGRATIONS: Final[list[tuple[int, str]]] = [
             ELSE 'round:' || current_round END WHERE status <> 'registering'
         """,
     ),
+    (
+        16,
+        """
+        CREATE TABLE tournament_deals_by_side (
+            tournament_id {ID} NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+            round_no INTEGER NOT NULL,
+            hand_no INTEGER NOT NULL,
+            team_id {ID} NOT NULL,
+            side INTEGER NOT NULL CHECK (side IN (0, 1)),
+            diff INTEGER NOT NULL,
+            PRIMARY KEY (tournament_id, round_no, hand_no, team_id, side)
+        );
+        INSERT INTO tournament_deals_by_side (tournament_id, round_no, hand_no, team_id, side, diff)
+            SELECT tournament_id, round_no, hand_no, team_id, side, diff FROM tournament_deals;
+        DROP TABLE tournament_deals;
+        ALTER TABLE tournament_deals_by_side RENAME TO tournament_deals
+        """,
+    ),
 ]
 """Every schema version, oldest first: 1 game log, 2 match results, 3 message ids,
 4 statistics and ratings derived from the results (rebuilt from the records at will),
@@ -478,7 +496,9 @@ second, 3 both; docs/tournaments.md);
 15 tournaments survive a crash between steps: ``tournament_tables.channel_id``, the thread a round's table
 was given (stored before its table opens, so a restart reuses it rather than opening another), and
 ``tournaments.announced``, the last round opening (``round:N``) or finish (``finished``) whose standings
-were posted (a restart posts one a crash cut off; the tournaments of older versions count as posted)."""
+were posted (a restart posts one a crash cut off; the tournaments of older versions count as posted);
+16 a team holds both sides of a board (mirrored deals, docs/tournaments.md): ``tournament_deals.hand_no`` is the
+board and ``side`` the side of its cards, both in the key (the table is copied: SQLite cannot change a key)."""
 
 LATEST_VERSION: Final = MIGRATIONS[-1][0]
 

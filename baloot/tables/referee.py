@@ -24,7 +24,7 @@ from ..engine.records import match_from_record
 from ..engine.summary import summarize_hand, summarize_match
 from ..storage import Storage, StorageUnavailable
 from ..storage.rows import TableStatus
-from ..tournaments.duplicate import deal_deck, first_dealer
+from ..tournaments.duplicate import first_dealer, hand_deck
 from .events import (
     ActionApplied,
     HandFinished,
@@ -52,9 +52,10 @@ class Referee:
         """R1: a random first dealer; store the first deck and mark the table playing; deal.
 
         A tournament table (``deal_seed`` set) takes its first dealer and decks from its round's
-        seed, so every table of the round plays the same deals (duplicate)."""
+        seed, so every table of the round plays the same deals (duplicate; a round of fixed deals replays its
+        first half's decks with the sides swapped, :func:`baloot.tournaments.board_of`)."""
         if table.deal_seed is not None:
-            dealer, deck = first_dealer(table.deal_seed), deal_deck(table.deal_seed, 0)
+            dealer, deck = first_dealer(table.deal_seed), hand_deck(table.deal_seed, 0, table.rules.deals)
         else:
             dealer = table.rng.randrange(4)
             deck = shuffled_deck(table.rng)
@@ -70,7 +71,7 @@ class Referee:
         match = table.match
         assert match is not None and match.needs_deal
         seed = table.deal_seed
-        deck = shuffled_deck(table.rng) if seed is None else deal_deck(seed, len(match.hands))
+        deck = shuffled_deck(table.rng) if seed is None else hand_deck(seed, len(match.hands), table.rules.deals)
         await self.storage.add_hand(table.id, len(match.hands), match.next_dealer, [c.text for c in deck],
                                      fence=table.fence)
         match.deal(deck)

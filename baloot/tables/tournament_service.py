@@ -48,6 +48,8 @@ from ..tournaments import (
     Pairing,
     RoundOutcome,
     Standing,
+    board_of,
+    board_side,
     knockout_first_round,
     knockout_next_round,
     matchpoints,
@@ -391,10 +393,13 @@ class TournamentService:
         target = match.rules.target
         deals = []
         for hand_no, hand in enumerate(match.hands):
+            # compared by board and by the side of the board's cards held (a replay swaps the sides)
+            board, flipped = board_of(hand_no, match.rules.deals)
+            side = board_side(first_side, flipped)
             diff = team_value(hand, first_side, target)
-            deals.append((hand_no, spot.first_team, first_side, diff))
+            deals.append((board, spot.first_team, side, diff))
             if spot.second_team not in (BYE, BOT_TEAM):
-                deals.append((hand_no, spot.second_team, 1 - first_side, -diff))
+                deals.append((board, spot.second_team, 1 - side, -diff))
         won = 1.0 if result.winner_team == first_side else 0.0
         scores = (result.score[first_side], result.score[1 - first_side])
         async with self.lock(spot.tournament_id):

@@ -13,6 +13,7 @@ import pytest
 from test_tables_harness import legal_bot_factory, open_service, play_one
 from test_tables_tournaments import ADMIN, GUILD, LOBBY, PLAYERS, Threads, open_all, play_round
 
+from baloot.ai.rollout import team_value
 from baloot.engine.records import match_from_record
 from baloot.storage import Storage
 from baloot.storage.tournament_rows import FORFEIT_FIRST, FORFEIT_SECOND, TournamentStatus, TournamentTableRow
@@ -20,6 +21,7 @@ from baloot.tables import NoTableHere, TableService
 from baloot.tables.events import EndReason, TableEnded, TableEvent
 from baloot.tables.tournament_errors import TournamentRefusal
 from baloot.tables.tournament_service import TournamentService
+from baloot.tournaments import DealResult, board_of, hand_deck, team_seats
 
 
 async def test_a_round_of_two_deals_ends_each_table_after_two_hands(database: str | Path) -> None:
@@ -48,6 +50,63 @@ async def test_a_round_of_two_deals_ends_each_table_after_two_hands(database: st
                                   if h.result is not None) == 0
             assert len(match.hands) == 2 or level_after_two
             assert (spot.first_score, spot.second_score) != (0, 0) or match.hands[-1].result is not None
+    finally:
+        await tables.close()
+        await storage.close()
+
+
+async def test_a_round_of_four_deals_replays_each_deck_with_the_sides_swapped_across_a_restart(
+        database: str | Path) -> None:
+    """Four deals a round: hands 0, 1 are boards 0, 1 and hands 2, 3 replay boards 1, 0 with the sides swapped
+    (docs/tournaments.md); a restart in the middle of the round deals the same decks. The deal results are
+    stored by board and by the side of the board's cards, so each team holds both sides of each board."""
+    threads = Threads()
+    storage, tables, service, _ = await open_all(database, threads)
+    row = await service.create(GUILD, LOBBY, ADMIN, "Mirror", deals=4, turn_seconds=600)
+    for i in range(0, 8, 2):
+        await service.register_team(row.id, PLAYERS[i], "a", PLAYERS[i + 1], "b")
+        await service.confirm(row.id, PLAYERS[i + 1])
+    await service.start(row.id, ADMIN)
+    rng = random.Random(5)
+    await play_round(tables, service, row.id, 1, rng, stop_after=40)
+    await tables.close()  # kill -9 in the middle of the round
+    await storage.close()
+    storage, tables, service, _ = await open_all(database, threads)
+    try:
+        await tables.resume_all()
+        await service.resume()
+        await play_round(tables, service, row.id, 1, rng)
+        seed = await service.store.round_seed(row.id, 1)
+        assert seed is not None
+        spots = await service.store.tables(row.id, 1)
+        played: dict[int, int] = {}
+        for spot in spots:
+            assert spot.table_id is not None and spot.first_points is not None
+            hands = await storage.hands(spot.table_id)
+            played[spot.table_no] = len(hands)
+            for h, stored in enumerate(hands):
+                assert stored.deck == [c.text for c in hand_deck(seed, h, 4)]
+            if len(hands) >= 4:
+                assert hands[2].deck == hands[1].deck and hands[3].deck == hands[0].deck
+                assert hands[0].deck != hands[1].deck
+        deals = [DealResult(*d) for d in await service.store.deals(row.id)]
+        full = [s for s in spots if played[s.table_no] >= 4]
+        assert full, "a table played its four deals"
+        for spot in full:
+            assert spot.table_id is not None
+            result = await storage.result(spot.table_id)
+            assert result is not None
+            match = match_from_record(result.record)
+            first_side, _ = team_seats(spot.table_no)
+            mine = {(d.hand_no, d.side): d.diff for d in deals if d.team == spot.first_team}
+            theirs = {(d.hand_no, d.side): d.diff for d in deals if d.team == spot.second_team}
+            assert {(b, s) for b in (0, 1) for s in (0, 1)} <= set(mine), "both sides of both boards"
+            for h, hand in enumerate(match.hands):
+                board, flipped = board_of(h, 4)
+                assert board == (h if h >= 4 else (0, 1, 1, 0)[h])
+                side = first_side ^ flipped  # the side of the board's cards the first team held
+                diff = team_value(hand, first_side, match.rules.target)
+                assert mine[(board, side)] == diff and theirs[(board, 1 - side)] == -diff
     finally:
         await tables.close()
         await storage.close()
