@@ -31,6 +31,7 @@ AR_TOURNAMENTS: Final[dict[str, str]] = {
     "tournament.standings.final": "{name} — الترتيب النهائي",
     "tournament.standings.place": "#",
     "tournament.standings.team": "الفريق",
+    "tournament.standings.rating": "التقييم",
     "tournament.standings.points": "النقاط",
     "tournament.standings.matchpoints": "المقارنة",
     "tournament.standings.buchholz": "بوخهولز",

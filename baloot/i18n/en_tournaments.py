@@ -33,6 +33,7 @@ EN_TOURNAMENTS: Final[dict[str, str]] = {
     "tournament.standings.final": "{name} — final standings",
     "tournament.standings.place": "#",
     "tournament.standings.team": "Team",
+    "tournament.standings.rating": "Rating",
     "tournament.standings.points": "Pts",
     "tournament.standings.matchpoints": "MP %",
     "tournament.standings.buchholz": "Buch.",

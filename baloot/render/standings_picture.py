@@ -1,5 +1,7 @@
 """The standings picture of a tournament, drawn with Pillow: the table of the standings
-(place, team, round points, matchpoint percentage, Buchholz) and the next round's pairings.
+(place, team, duplicate rating, round points, matchpoint percentage, Buchholz) and the next round's
+pairings. The rating (the first key of the standings, docs/tournaments.md) is in points per deal above an
+average team, signed ("+2.4").
 
 Every word comes from the i18n catalogs; Arabic lines are laid out right to left (libraqm where
 Pillow has it). The picture is 640 px wide, legible where Discord shows it (about 400 px).
@@ -24,6 +26,7 @@ STRIPE = (24, 88, 62)
 INK = (240, 240, 230)
 GOLD = (236, 196, 84)
 DIM = (180, 200, 186)
+RATING_COLUMN = 2
 
 
 def _draw(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, f: AnyFont, fill: tuple[int, int, int],
@@ -36,6 +39,11 @@ def _fit(text: str, f: AnyFont, width: float) -> str:
     while text and f.getlength(text) > width:
         text = text[:-2] + "…" if len(text) > 2 else ""
     return text
+
+
+def rating_text(rating: float) -> str:
+    """The duplicate rating, signed, one decimal: "+2.4", "-0.7", "+0.0" (never "-0.0")."""
+    return f"{round(rating, 1) + 0.0:+.1f}"
 
 
 def render_standings(name: str, round_no: int, final: bool, lines: Sequence[Standing],
@@ -51,8 +59,8 @@ def render_standings(name: str, round_no: int, final: bool, lines: Sequence[Stan
     _draw(draw, (WIDTH / 2, 32), _fit(title, font(26, True), WIDTH - 32), font(26, True), GOLD, "mm", rtl)
     # columns: x positions mirrored for Arabic
     cols = [("tournament.standings.place", 40, "mm"), ("tournament.standings.team", 72, "lm"),
-            ("tournament.standings.points", 430, "mm"), ("tournament.standings.matchpoints", 510, "mm"),
-            ("tournament.standings.buchholz", 590, "mm")]
+            ("tournament.standings.rating", 382, "mm"), ("tournament.standings.points", 452, "mm"),
+            ("tournament.standings.matchpoints", 522, "mm"), ("tournament.standings.buchholz", 594, "mm")]
 
     def x(at: float, anchor: str) -> tuple[float, str]:
         if not rtl:
@@ -73,11 +81,12 @@ def render_standings(name: str, round_no: int, final: bool, lines: Sequence[Stan
         team = team_names.get(line.team, str(line.team))
         if line.forfeits:  # the rounds it lost by never showing (docs/tournaments.md)
             team += " · " + t("tournament.standings.forfeits", locale, count=line.forfeits)
-        values = [str(line.place), _fit(team, body, 330),
+        values = [str(line.place), _fit(team, body, 262), rating_text(line.rating),
                   f"{line.points:g}", f"{line.matchpoint_pct:.1f}", f"{line.buchholz:g}"]
-        for (_, at, anchor), value in zip(cols, values, strict=True):
+        for k, ((_, at, anchor), value) in enumerate(zip(cols, values, strict=True)):
             px, a = x(at, anchor)
-            _draw(draw, (px, mid), value, body, colour, a, rtl)
+            # a signed number reads left to right in Arabic too ("+2.4", not "2.4+")
+            _draw(draw, (px, mid), value, body, colour, a, rtl and k != RATING_COLUMN)
     if pairs:
         y = TOP + ROW * (len(lines) + 1) + 16
         _draw(draw, (WIDTH / 2, y + ROW / 2), t("tournament.standings.next", locale, round=round_no + 1),

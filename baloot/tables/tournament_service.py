@@ -50,11 +50,10 @@ from ..tournaments import (
     Standing,
     board_of,
     board_side,
+    duplicate_standings,
     knockout_first_round,
     knockout_next_round,
-    matchpoints,
     round_seed,
-    standings,
     swiss_pairings,
     swiss_round_count,
     team_seats,
@@ -508,7 +507,11 @@ class TournamentService:
                                  bool(t.forfeit & FORFEIT_FIRST), bool(t.forfeit & FORFEIT_SECOND))
                     for t in await self.store.tables(tournament_id) if t.first_points is not None]
         deals = [DealResult(*d) for d in await self.store.deals(tournament_id)]
-        return standings([t.id for t in teams], outcomes, matchpoints(deals)), teams
+        row = await self.store.tournament(tournament_id)
+        per_round = int((row.rules if row is not None else {}).get("deals") or 0)
+        # the duplicate rating first, a forfeited round scored into it (docs/tournaments.md); Swiss pairs by
+        # round points all the same (score groups, in this order within each)
+        return duplicate_standings([t.id for t in teams], outcomes, deals, deals_per_round=per_round), teams
 
     async def standings(self, tournament_id: int) -> tuple[TournamentRow, list[Standing], list[TeamRow]]:
         row = await self.store.tournament(tournament_id)

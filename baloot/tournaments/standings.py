@@ -6,6 +6,7 @@ by the comparison that takes the luck of the cards out, and only then by who won
 1. the **duplicate rating** (:func:`baloot.tournaments.strength.duplicate_rating`): the points per
    deal a team made above the teams that held the same cards, the strength of the opponents it met
    taken out (0 = an average team; 0 for everyone before any deal is compared);
+   A round a team forfeited counts as every deal of it lost by the clip against an average team;
 2. round points: 1 for a round won (a match won, or the higher total of a round of fixed deals), ½ for
    a round tied, 0 for a round lost; a bye (no bot team to play) counts as a round won, and a team that
    forfeits (never showed, or dropped) loses the round;
@@ -73,12 +74,45 @@ def opponents_met(outcomes: Iterable[RoundOutcome]) -> dict[tuple[int, TeamId], 
     return met
 
 
+def forfeited_deals(outcomes: Iterable[RoundOutcome], deals: Iterable[DealResult],
+                    deals_per_round: int = 0) -> dict[tuple[int, TeamId], float]:
+    """``{(round_no, team): deals}`` for each round a team forfeited: ``deals_per_round`` in a round of a
+    fixed number of deals (R8), otherwise the mean number of deals a table played that round (a round to
+    a target; every round's mean when no table of that round played, 1 when no deal was played at all)."""
+    played: dict[tuple[int, TeamId], int] = {}
+    for d in deals:
+        played[(d.round_no, d.team)] = played.get((d.round_no, d.team), 0) + 1
+    by_round: dict[int, list[int]] = {}
+    for (round_no, _), count in played.items():
+        by_round.setdefault(round_no, []).append(count)
+    every = [c for counts in by_round.values() for c in counts]
+    overall = sum(every) / len(every) if every else 1.0
+
+    def weight(round_no: int) -> float:
+        if deals_per_round > 0:
+            return float(deals_per_round)
+        counts = by_round.get(round_no)
+        return sum(counts) / len(counts) if counts else overall
+
+    out: dict[tuple[int, TeamId], float] = {}
+    for o in outcomes:
+        for team, lost in ((o.first, o.first_forfeit), (o.second, o.second_forfeit)):
+            if lost and team != BYE:
+                out[(o.round_no, team)] = weight(o.round_no)
+    return out
+
+
 def duplicate_standings(teams: Sequence[TeamId], outcomes: Sequence[RoundOutcome],
-                        deals: Sequence[DealResult]) -> list[Standing]:
+                        deals: Sequence[DealResult], *, deals_per_round: int = 0,
+                        duplicated: bool = True) -> list[Standing]:
     """The standings of a duplicate tournament: :func:`standings` with the matchpoints and the duplicate
-    rating computed from every deal result (``deals``) and the tables met (``outcomes``)."""
-    rating = duplicate_rating(teams, deals, opponents_met(outcomes))
-    return standings(teams, outcomes, matchpoints(deals), rating=rating)
+    rating computed from every deal result (``deals``) and the tables met (``outcomes``), a round forfeited
+    counting every deal of it lost by the clip (:func:`forfeited_deals`; ``deals_per_round``: ``rules.deals``,
+    0 for rounds to a target). ``duplicated`` False: the rating of the raw results (no par) and no
+    matchpoints, for deals that were not shared (the simulation's random deals)."""
+    rating = duplicate_rating(teams, deals, opponents_met(outcomes), duplicated=duplicated,
+                              forfeits=forfeited_deals(outcomes, deals, deals_per_round))
+    return standings(teams, outcomes, matchpoints(deals) if duplicated else {}, rating=rating)
 
 
 def standings(

@@ -13,6 +13,11 @@ opponents' strength taken out.
    of ``deviation(A vs B) = (r_A − r_B) − par's share of the other tables' gaps`` over every table of
    the tournament, with the ratings summing to 0 (a Massey rating, on duplicate deviations).
 
+3. **A forfeit is scored.** A team that forfeits a round (never showed, docs/tournaments.md) plays no deal,
+   so it would keep the rating of the rounds it played; instead the round is a row saying it lost every
+   deal of the round by :data:`CLIP` against an average team (``r_team ≈ −CLIP``), weighted like a played
+   round of that many deals. Its opponent gets nothing from that round (as for a bye).
+
 The rating is in points per deal above an average team. With random (not duplicated) deals the
 same fit on the raw results (no par) is the best one can do; ``scripts/sim_tournaments.py``
 compares the two.
@@ -72,11 +77,14 @@ def massey(teams: Sequence[TeamId], games: Iterable[tuple[TeamId, TeamId, float,
 
 def duplicate_rating(teams: Sequence[TeamId], results: Iterable[DealResult],
                      opponents: Mapping[tuple[int, TeamId], TeamId], *, duplicated: bool = True,
-                     clip: int = CLIP) -> dict[TeamId, float]:
+                     clip: int = CLIP, forfeits: Mapping[tuple[int, TeamId], float] | None = None,
+                     ) -> dict[TeamId, float]:
     """Each team's rating (points per deal above an average team), from its deal results.
 
     ``opponents[(round_no, team)]``: whom the team met that round. ``duplicated``: compare with par
     (every table of a round played the same cards); False: the raw results, clipped the same way.
+    ``forfeits[(round_no, team)]``: the deals of a round the team forfeited (step 3 above): a row
+    ``r_team = −clip`` with that weight.
 
     With par, the model of a deviation is ``(r_A − r_B) − mean over the group of (r_X − r_opp(X))``
     (par is the mean of the same cards' results, so it holds the other tables' strength gaps too);
@@ -105,14 +113,23 @@ def duplicate_rating(teams: Sequence[TeamId], results: Iterable[DealResult],
             total, values = rows.get(key, (np.zeros(len(teams)), []))
             values.append(max(-clip, min(clip, result.diff - par)))
             rows[key] = (total + coefficients, values)
-    if not rows:
+    lost = [(team, deals) for (_, team), deals in (forfeits or {}).items() if team in index and deals > 0]
+    if (not rows and not lost) or len(teams) < 2:
         return dict.fromkeys(teams, 0.0)
     matrix, target = [], []
     for total, values in rows.values():
         weight = float(np.sqrt(len(values)))
         matrix.append(weight * total / len(values))
         target.append(weight * sum(values) / len(values))
-    matrix.append(np.ones(len(teams)))  # the ratings sum to 0
-    target.append(0.0)
-    solution, *_ = np.linalg.lstsq(np.array(matrix), np.array(target), rcond=None)
+    for team, deals in lost:  # every deal lost by the clip against an average team
+        weight = float(np.sqrt(deals))
+        row = np.zeros(len(teams))
+        row[index[team]] = weight
+        matrix.append(row)
+        target.append(-weight * clip)
+    # the ratings sum to 0 exactly (0 = an average team, what a forfeit row is measured against): solved in
+    # an orthonormal basis of the vectors summing to 0
+    basis = np.linalg.svd(np.ones((1, len(teams))))[2][1:].T
+    coordinates, *_ = np.linalg.lstsq(np.array(matrix) @ basis, np.array(target), rcond=None)
+    solution = basis @ coordinates
     return {team: float(solution[index[team]]) for team in teams}
