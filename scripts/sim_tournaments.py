@@ -1,7 +1,7 @@
 """Does duplicate remove luck? Simulated Swiss tournaments of AI teams of known strength.
 
     python scripts/sim_tournaments.py [--tournaments 100] [--teams 16] [--boards 16] [--max-noise 1]
-                                      [--seed 1] [--workers 1] [--mirrored]
+                                      [--seed 1] [--workers 1]
 
 Each team is the rule-based ``normal`` AI that, at each decision, plays a uniformly random legal
 action instead with its own probability ``noise``: team ``i`` (0-based) of ``n`` has noise
@@ -12,21 +12,22 @@ higher total (R7 hand scores; a Gahwa won counts the match target).
 
 Every tournament seed is played in each way of dealing, with the same number of deals:
 
-* **duplicate**: every table of a round plays the same decks (``deal_deck(round seed, h)``), the
-  tables' sides alternating (``team_seats``): half the field holds each side of every deal. Ranked
-  by the tournament's standings (``baloot.tournaments.duplicate_standings``: the duplicate rating,
-  then round points, matchpoints, Buchholz …);
+* **duplicate**: as the product deals a round of a fixed number of deals (``baloot.tournaments.board_of``):
+  every table of a round plays the same decks; the second half of the round replays the first half's
+  decks with the sides swapped (each team holds both sides of each deck against the same opponents), an
+  odd deal's last hand a deck of its own; the tables' sides alternating (``team_seats``). Deal results
+  are kept by board and by the side of the board's cards, and ranked by the same code as the bot's
+  standings (``baloot.tournaments.duplicate_standings``: the duplicate rating, then round points,
+  matchpoints, Buchholz …);
+* **fresh**: the duplicate deals before the replay: every hand a fresh deck (``deal_deck(round seed, h)``),
+  the same at every table, ranked the same way;
 * **random**: each table its own decks. Ranked the same way, the rating fitted on the raw results
   (no par: there is no other table with the same cards), so the comparison is with the best
-  ranking random deals allow, not with a weaker one;
-* **mirrored** (``--mirrored``; a simulation of bots only): as duplicate, but each deck is dealt
-  twice at a table, the deal passing to the right in between, so each team holds both sides of every
-  deal against the same opponents. People would remember the deck they have just seen played; the
-  mode measures how much luck a field of two-player teams leaves that a replay would remove.
+  ranking random deals allow, not with a weaker one.
 
 Printed: the Kendall τ (``scipy.stats.kendalltau``) between each final ranking and the true order,
 its mean over the tournaments with the standard error and the 95 % interval; the same for the
-difference duplicate − random over the same seeds (paired); and each true strength's mean final
+differences duplicate − random and fresh − random over the same seeds (paired); and each true strength's mean final
 place. Besides the standings, the τ of round points first (the standings before the rating led) and
 of the matchpoint percentage alone are shown.
 """
@@ -63,19 +64,21 @@ from baloot.tournaments import (
     Pairing,
     RoundOutcome,
     Standing,
+    board_of,
+    board_side,
     deal_deck,
+    duplicate_standings,
     first_dealer,
+    hand_deck,
     matchpoints,
-    opponents_met,
     round_seed,
     standings,
     swiss_pairings,
     swiss_round_count,
     team_seats,
 )
-from baloot.tournaments.strength import duplicate_rating
 
-MODES = ("duplicate", "random", "mirrored")
+MODES = ("duplicate", "fresh", "random")
 
 
 class NoisyPlayer:
@@ -101,13 +104,12 @@ def play_hand(deck: list[Card], dealer: int, seats: list[Player], rng: random.Ra
 
 
 def ranked(teams: Sequence[int], outcomes: Sequence[RoundOutcome], deals: Sequence[DealResult], mode: str,
-           *, rating_first: bool = True) -> list[Standing]:
+           boards: int, *, rating_first: bool = True) -> list[Standing]:
     """The standings: with duplicate deals the tournament's own; with random deals the same keys,
     the rating fitted on the raw results (``duplicated=False``), as no other table held the cards."""
     if not rating_first:
         return standings(teams, outcomes, matchpoints(deals) if mode != "random" else {})
-    rating = duplicate_rating(teams, deals, opponents_met(outcomes), duplicated=mode != "random")
-    return standings(teams, outcomes, matchpoints(deals) if mode != "random" else {}, rating=rating)
+    return duplicate_standings(teams, outcomes, deals, deals_per_round=boards, duplicated=mode != "random")
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +139,7 @@ def play_tournament(n: int, boards: int, seed: int, mode: str, max_noise: float 
     deals: list[DealResult] = []
     met: set[frozenset[int]] = set()
     had_bye: set[int] = set()
-    lines = ranked(teams, outcomes, deals, mode)
+    lines = ranked(teams, outcomes, deals, mode, boards)
     for round_no in range(1, swiss_round_count(n) + 1):
         scores = {line.team: line.points for line in lines}
         tables: list[Pairing] = swiss_pairings([line.team for line in lines], scores, met, had_bye)
@@ -155,12 +157,13 @@ def play_tournament(n: int, boards: int, seed: int, mode: str, max_noise: float 
             total = 0  # the first team's
             for h in range(boards):
                 dealer = (first_dealer(seed_r) + h) % 4  # R1: the deal passes to the right
-                board, side = h, side_first  # which deal, and which side of it the first team holds
-                if mode == "duplicate":
+                board, side = h, side_first  # which deal, and which side of its cards the first team holds
+                if mode == "duplicate":  # as the product: the tournament service's bookkeeping
+                    board, flipped = board_of(h, boards)
+                    side = board_side(side_first, flipped)
+                    deck = hand_deck(seed_r, h, boards)
+                elif mode == "fresh":
                     deck = deal_deck(seed_r, h)
-                elif mode == "mirrored":  # the next dealer rotates the same deck: the sides swap
-                    board, side = h // 2, side_first if h % 2 == 0 else 1 - side_first
-                    deck = deal_deck(seed_r, board)
                 else:
                     deck = shuffled_deck(table_rng)
                 diff = team_value(play_hand(deck, dealer, seats, play_rng, rules), side_first, rules.target)
@@ -170,9 +173,9 @@ def play_tournament(n: int, boards: int, seed: int, mode: str, max_noise: float 
             first_pts = 1.0 if total > 0 else 0.5 if total == 0 else 0.0
             outcomes.append(RoundOutcome(round_no, table.first, table.second, first_pts, 1 - first_pts,
                                          total, -total))
-        lines = ranked(teams, outcomes, deals, mode)
+        lines = ranked(teams, outcomes, deals, mode, boards)
     place = {line.team: line.place for line in lines}
-    points_first = {line.team: -line.place for line in ranked(teams, outcomes, deals, mode, rating_first=False)}
+    points_first = {line.team: -line.place for line in ranked(teams, outcomes, deals, mode, boards, rating_first=False)}
     mp = matchpoints(deals)
     by_mp = {t: mp[t][0] / mp[t][1] if mp.get(t, (0, 0))[1] else 0.5 for t in players}
     return Result(tau({t: -p for t, p in place.items()}), tau(points_first), tau(by_mp), place)
@@ -198,9 +201,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--max-noise", type=float, default=1.0,
                         help="the weakest team's noise (team i of n: max_noise * i / (n - 1))")
-    parser.add_argument("--mirrored", action="store_true", help="also deal each deck twice at a table (bots)")
     args = parser.parse_args()
-    modes = MODES if args.mirrored else MODES[:2]
+    modes = MODES
     start = time.perf_counter()
     jobs = [(args.teams, args.boards, args.seed * 100_000 + k, mode, args.max_noise)
             for k in range(args.tournaments) for mode in modes]
@@ -217,7 +219,7 @@ def main() -> None:
         print(f"  {mode:<9} round points first       {mean_ci([r.tau_points_first for r in rs])}")
         if mode != "random":
             print(f"  {mode:<9} matchpoints alone        {mean_ci([r.tau_matchpoints for r in rs])}")
-    for mode in modes[::2] if args.mirrored else modes[:1]:
+    for mode in ("duplicate", "fresh"):
         pairs = list(zip(by_mode[mode], by_mode["random"], strict=True))
         print(f"  {mode} − random, same seeds: standings {mean_ci([a.tau - b.tau for a, b in pairs])}; "
               f"round points first {mean_ci([a.tau_points_first - b.tau_points_first for a, b in pairs])}")
