@@ -14,9 +14,11 @@ opponents' strength taken out.
    the tournament, with the ratings summing to 0 (a Massey rating, on duplicate deviations).
 
 3. **A forfeit is scored.** A team that forfeits a round (never showed, docs/tournaments.md) plays no deal,
-   so it would keep the rating of the rounds it played; instead the round is a row saying it lost every
-   deal of the round by :data:`CLIP` against an average team (``r_team ≈ −CLIP``), weighted like a played
-   round of that many deals. Its opponent gets nothing from that round (as for a bye).
+   so it would keep the rating of the rounds it played; instead each deal of that round counts as lost
+   by :data:`CLIP` against an average team: the team's rating is the mean, per deal, of its fitted rating
+   over the deals it played and −:data:`CLIP` over the deals it forfeited. This is applied after the fit,
+   so nobody else's rating moves: its opponent gets nothing from that round (as for a bye), and the teams
+   it met earlier are not judged against a rating it earned by being absent.
 
 The rating is in points per deal above an average team. With random (not duplicated) deals the
 same fit on the raw results (no par) is the best one can do; ``scripts/sim_tournaments.py``
@@ -83,8 +85,8 @@ def duplicate_rating(teams: Sequence[TeamId], results: Iterable[DealResult],
 
     ``opponents[(round_no, team)]``: whom the team met that round. ``duplicated``: compare with par
     (every table of a round played the same cards); False: the raw results, clipped the same way.
-    ``forfeits[(round_no, team)]``: the deals of a round the team forfeited (step 3 above): a row
-    ``r_team = −clip`` with that weight.
+    ``forfeits[(round_no, team)]``: the deals of a round the team forfeited (step 3 above), each
+    averaged into the team's own rating as −``clip``.
 
     With par, the model of a deviation is ``(r_A − r_B) − mean over the group of (r_X − r_opp(X))``
     (par is the mean of the same cards' results, so it holds the other tables' strength gaps too);
@@ -113,23 +115,26 @@ def duplicate_rating(teams: Sequence[TeamId], results: Iterable[DealResult],
             total, values = rows.get(key, (np.zeros(len(teams)), []))
             values.append(max(-clip, min(clip, result.diff - par)))
             rows[key] = (total + coefficients, values)
-    lost = [(team, deals) for (_, team), deals in (forfeits or {}).items() if team in index and deals > 0]
-    if (not rows and not lost) or len(teams) < 2:
-        return dict.fromkeys(teams, 0.0)
+    lost: dict[TeamId, float] = defaultdict(float)
+    for (_, team), deals in (forfeits or {}).items():
+        if team in index and deals > 0:
+            lost[team] += deals
+    if not rows or len(teams) < 2:
+        return {team: -float(clip) if team in lost else 0.0 for team in teams}
     matrix, target = [], []
     for total, values in rows.values():
         weight = float(np.sqrt(len(values)))
         matrix.append(weight * total / len(values))
         target.append(weight * sum(values) / len(values))
-    for team, deals in lost:  # every deal lost by the clip against an average team
-        weight = float(np.sqrt(deals))
-        row = np.zeros(len(teams))
-        row[index[team]] = weight
-        matrix.append(row)
-        target.append(-weight * clip)
-    # the ratings sum to 0 exactly (0 = an average team, what a forfeit row is measured against): solved in
-    # an orthonormal basis of the vectors summing to 0
+    # the ratings sum to 0 exactly (0 = an average team, what a forfeit is measured against): solved in an
+    # orthonormal basis of the vectors summing to 0
     basis = np.linalg.svd(np.ones((1, len(teams))))[2][1:].T
     coordinates, *_ = np.linalg.lstsq(np.array(matrix) @ basis, np.array(target), rcond=None)
     solution = basis @ coordinates
-    return {team: float(solution[index[team]]) for team in teams}
+    rating = {team: float(solution[index[team]]) for team in teams}
+    played: dict[TeamId, int] = defaultdict(int)
+    for key, (_, values) in rows.items():
+        played[key[1]] += len(values)
+    for team, deals in lost.items():  # step 3: after the fit, the team's own rating only
+        rating[team] = (rating[team] * played[team] - clip * deals) / (played[team] + deals)
+    return rating
