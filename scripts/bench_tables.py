@@ -83,6 +83,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import uvloop
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
@@ -916,7 +918,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 if __name__ == "__main__":
     try:
-        sys.exit(asyncio.run(main(parse_args())))
+        # uvloop, as the bot runs: the stand-in and the scripted players share this one process, and at
+        # hundreds of tables its event loop, not the bot, would otherwise set the latencies measured
+        sys.exit(uvloop.run(main(parse_args())))
     except (asyncio.CancelledError, KeyboardInterrupt):
         print("bench_tables: interrupted; the bot and the stand-in were stopped", file=sys.stderr)
         sys.exit(130)

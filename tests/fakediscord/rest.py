@@ -576,7 +576,7 @@ class RestApi:
         if request.match_info["webhook_id"] != str(self.server.application_id):
             raise UNKNOWN_WEBHOOK
         token = request.match_info["webhook_token"]
-        inter = next((i for i in self.server.interactions.values() if i.token == token), None)
+        inter = self.server.interaction_tokens.get(token)
         if inter is None:
             raise UNKNOWN_WEBHOOK
         if inter.age > INTERACTION_TOKEN_TTL:

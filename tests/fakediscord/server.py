@@ -91,6 +91,7 @@ class FakeDiscord:
         self.threads_started: list[int] = []  # threads the bot started (POST /channels/{id}/threads)
         self.messages: dict[int, Message] = {}
         self.interactions: dict[int, Interaction] = {}
+        self.interaction_tokens: dict[str, Interaction] = {}  # the same interactions by token (webhook calls)
         self.global_commands: list[JSON] = []
         self.guild_commands: dict[int, list[JSON]] = {}
         self.command_syncs = 0

@@ -315,6 +315,7 @@ class Person:
             user=self.user, channel=channel, guild=guild, data=data, message=message,
         )
         server.interactions[inter.id] = inter
+        server.interaction_tokens[inter.token] = inter
         await server.gateway.dispatch("INTERACTION_CREATE", self._payload(inter))
         result = InteractionResult(server, inter)
         try:
