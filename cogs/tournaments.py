@@ -86,6 +86,8 @@ def message_embed(update: TournamentUpdate) -> discord.Embed:
     deals = row.rules.get("deals")
     if isinstance(deals, int) and deals > 0:
         kind += " · " + t("tournament.message.round_deals", locale, deals=deals)
+        if deals >= 2:  # mirrored deals (docs/tournaments.md): the players are told, as bridge numbers its boards
+            kind += " · " + t("tournament.message.round_mirrored", locale)
     teams = {team.id: team for team in update.teams}
     winner = team_name(teams.get(row.winner_team or 0), locale)
     status = t(f"tournament.message.status.{row.status.value}", locale, round=row.current_round, winner=winner)

@@ -68,6 +68,7 @@ AR_TOURNAMENTS: Final[dict[str, str]] = {
     "tournament.message.format.swiss_auto": "سويسري، الأدوار حسب عدد الفرق",
     "tournament.message.format.knockout": "خروج المغلوب",
     "tournament.message.round_deals": "كل دور صكة عدد جولاتها {deals}",
+    "tournament.message.round_mirrored": "في النصف الثاني من كل دور تُعاد جولات النصف الأول، وكل فريق يأخذ أوراق خصمه",
     "tournament.message.status.registering": "التسجيل مفتوح",
     "tournament.message.status.running": "الدور {round} جارٍ",
     "tournament.message.status.paused": "متوقفة بعد الدور {round}",

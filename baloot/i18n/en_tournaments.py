@@ -72,6 +72,8 @@ EN_TOURNAMENTS: Final[dict[str, str]] = {
     "tournament.message.format.swiss_auto": "Swiss, log2(teams) rounds",
     "tournament.message.format.knockout": "Knockout",
     "tournament.message.round_deals": "each round a match of {deals} hands",
+    "tournament.message.round_mirrored": ("the second half of each round replays the first half's hands, "
+                                          "each team holding the other team's cards"),
     "tournament.message.status.registering": "Registration open",
     "tournament.message.status.running": "Round {round} playing",
     "tournament.message.status.paused": "Paused after round {round}",

@@ -37,6 +37,7 @@ async def test_a_tournament_of_four_deal_rounds(discord_env: DiscordEnv, tmp_pat
         assert created.response_type == 4 and not created.ephemeral and created.message is not None, created.rejected
         message = created.message
         assert "each round a match of 4 hands" in embed_text(message)
+        assert "the second half of each round replays the first half's hands" in embed_text(message)
         for person in people:  # four lone players: two teams
             joined = await person.click(message, "Register alone")
             assert joined.ephemeral, joined.rejected
