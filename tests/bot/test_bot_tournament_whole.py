@@ -177,15 +177,29 @@ async def register(env: DiscordEnv, channel: Channel, admin: Person, people: dic
 
 
 async def round_tables(env: DiscordEnv, bot: BotProcess, db: Path, guild: Guild, channel: Channel, admin: Person,
-                       people: dict[str, Person], round_no: int) -> list[RoundTable]:
-    """The round's four threads, each pinging its four players; a driver per table."""
-    await env.wait_for(lambda: len(env.threads_started) >= 4 * round_no or None, 60)
+                       people: dict[str, Person], round_no: int, used: set[int]) -> list[RoundTable]:
+    """The round's four threads, each pinging its four players; a driver per table.
+
+    The threads are found by their ping among the threads not used by an earlier round: a SIGKILL while
+    Discord creates a thread, before the bot stores its id, leaves that thread empty and the restarted
+    bot opens the table in another (docs/tournaments.md); the end of the test checks that such a thread
+    stays empty and that there is at most one."""
+    def pinged() -> list[tuple[Channel, Message]] | None:
+        found = []
+        for thread_id in env.threads_started:
+            if thread_id not in used:
+                ping = posted_in(admin, env.channels[thread_id], f"round {round_no},")()
+                if ping is not None:
+                    found.append((env.channels[thread_id], ping))
+        return found if len(found) >= 4 else None
+
+    found = await env.wait_for(pinged, 90)  # (after a restart too)
+    assert len(found) == 4, [ping.content for _, ping in found]
     by_id = {p.id: p for p in people.values()}
     tables = []
-    for thread_id in env.threads_started[4 * (round_no - 1):4 * round_no]:
-        thread = env.channels[thread_id]
+    for thread, ping in found:
+        used.add(thread.id)
         assert thread.is_thread and thread.parent_id == channel.id
-        ping = await env.wait_for(posted_in(admin, thread, f"round {round_no},"), 30)  # (after a restart too)
         mentioned = [by_id[int(u)] for u in MENTION.findall(ping.content)]
         assert len(mentioned) == 4 and "Bots" not in ping.content, ping.content
         tables.append(RoundTable(env, guild, thread, [Player(p) for p in mentioned], bot, db))
@@ -256,8 +270,9 @@ async def whole_tournament(env: DiscordEnv, tmp_path: Path) -> None:
         assert started.message is not None and plain(started.message.content) == "The tournament has started."
 
         all_tables: list[RoundTable] = []
+        used: set[int] = set()  # the threads of the rounds so far
         for round_no in range(1, ROUNDS + 1):
-            tables = await round_tables(env, bot, db, guild, channel, admin, people, round_no)
+            tables = await round_tables(env, bot, db, guild, channel, admin, people, round_no, used)
             assert f"Round {round_no} playing" in embed_of(env, message)["description"]
             gate = Gate()
             work = [drive(table, gate, sun_last_card if k % 2 else SUN) for k, table in enumerate(tables)]
@@ -281,7 +296,10 @@ async def whole_tournament(env: DiscordEnv, tmp_path: Path) -> None:
             (tmp_path / posted.attachments[0].filename).write_bytes(posted.attachments[0].data)  # to look at
 
         # No table lost or opened twice; every press stored once, in order; every match finished.
-        assert len(env.threads_started) == 4 * ROUNDS
+        # (a thread Discord created while the bot was killed, before the bot stored it, stays empty: at most one)
+        spare = [env.channels[t] for t in env.threads_started if t not in used]
+        assert len(used) == 4 * ROUNDS and len(spare) <= 1
+        assert all(not admin.messages(thread, with_ephemeral=False) for thread in spare)
         for table in all_tables:
             table_id = table.table_id()
             assert table.status() == "finished"
