@@ -416,7 +416,7 @@ class TournamentService:
         if any(t.first_points is None for t in tables):
             return
         await self.store.finish_round(tournament_id, round_no)
-        lines, teams = await self._standings(tournament_id)
+        lines, teams = await self._standings(row)
         active = [t.id for t in teams if t.status == TeamStatus.ACTIVE]
         total = row.rounds or swiss_round_count(len(active))
         if row.format == "knockout":
@@ -499,7 +499,8 @@ class TournamentService:
         await self._announce(tournament_id, "ended")
 
     # -- reading, restarts ------------------------------------------------------------------------------
-    async def _standings(self, tournament_id: int) -> tuple[list[Standing], list[TeamRow]]:
+    async def _standings(self, row: TournamentRow) -> tuple[list[Standing], list[TeamRow]]:
+        tournament_id = row.id
         teams = [t for t in await self.store.teams(tournament_id)
                  if t.status in (TeamStatus.ACTIVE, TeamStatus.DROPPED)]
         outcomes = [RoundOutcome(t.round_no, t.first_team, t.second_team if t.second_team != BOT_TEAM else BYE,
@@ -507,8 +508,7 @@ class TournamentService:
                                  bool(t.forfeit & FORFEIT_FIRST), bool(t.forfeit & FORFEIT_SECOND))
                     for t in await self.store.tables(tournament_id) if t.first_points is not None]
         deals = [DealResult(*d) for d in await self.store.deals(tournament_id)]
-        row = await self.store.tournament(tournament_id)
-        per_round = int((row.rules if row is not None else {}).get("deals") or 0)
+        per_round = int(row.rules.get("deals") or 0)  # the rules do not change once the tournament is created
         # the duplicate rating first, a forfeited round scored into it (docs/tournaments.md); Swiss pairs by
         # round points all the same (score groups, in this order within each)
         return duplicate_standings([t.id for t in teams], outcomes, deals, deals_per_round=per_round), teams
@@ -517,7 +517,7 @@ class TournamentService:
         row = await self.store.tournament(tournament_id)
         if row is None:
             raise TournamentRefusal("tournament.unknown")
-        lines, teams = await self._standings(tournament_id)
+        lines, teams = await self._standings(row)
         return row, lines, teams
 
     async def resume(self) -> list[int]:
@@ -554,7 +554,7 @@ class TournamentService:
         row = await self.store.tournament(tournament_id)
         if row is None:
             return
-        lines, teams = await self._standings(tournament_id)
+        lines, teams = await self._standings(row)
         update = TournamentUpdate(row, tuple(await self.store.teams(tournament_id)), kind, row.current_round,
                                   tuple(await self.store.tables(tournament_id, row.current_round)), tuple(lines))
         del teams
