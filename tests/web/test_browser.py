@@ -158,11 +158,17 @@ async def play_hand_in_browsers(service: TableService, table_id: int, by_seat: d
         version = list(info.version)
         page = by_seat[info.to_move]
         await wait_for(lambda p=page, v=version: (p.latest() or {}).get("version") == v)
+        # the mover's page has drawn that state (a frame is received before the page draws it)
+        await page.page.wait_for_selector(f'#app[data-version="{".".join(map(str, version))}"]',
+                                          state="attached")
         for seat, other in by_seat.items():  # what each page shows: its own cards only
             shown = set(await other.page.locator(".cards .card").evaluate_all(
                 "cards => cards.map(c => c.dataset.card)"))
-            mine = {c["code"] for c in (other.latest() or {}).get("hand", [])}
-            assert shown <= mine, (seat, shown, mine)
+            # every card this seat was ever sent: the page may not have drawn its newest frame yet
+            # (a card it has just played can still show for a frame), but it never shows a card
+            # that was not sent to this seat as its own
+            held = {c["code"] for _, f in other.states() if f.get("seat") == seat for c in f.get("hand", [])}
+            assert shown <= held, (seat, shown, held)
         await tap_for(page.page, page.latest())  # type: ignore[arg-type]
         taps += 1
         await wait_for(lambda v=version: list(service.table_by_id(table_id).version or ()) != v)

@@ -219,6 +219,8 @@ function drawHand() {
 
 function draw() {
   clear(app);
+  // the state drawn, for tests and tools that read the page: which version of the table it shows
+  app.dataset.version = state.version ? state.version.join(".") : "";
   const switcher = el("button", { id: "lang", class: "lang" }, [w("language")]);
   switcher.addEventListener("click", () => {
     lang = state.locale === "ar" ? "en" : "ar";
