@@ -236,6 +236,7 @@ class BalootClient(_Client):
             await runtime.pings.close()
             await runtime.queue.close()
             runtime.drawer.close()
+            runtime.review_drawer.close()
             if runtime.reviews is not None:
                 await runtime.reviews.close()
         CARD_EMOJIS.close()

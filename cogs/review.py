@@ -22,10 +22,10 @@ import discord
 
 from baloot.render import REVIEW_ID_TEMPLATE, Payload, decode_review_id
 from baloot.render.custom_ids import EVERYONE
-from baloot.render.review import ReviewShown, progress_payload, step_payload
+from baloot.render.review import ReviewShown, progress_payload, step_payload, steps_of
 from baloot.tables.reviews import ReviewedHand, ReviewService
 
-from .presentation.pictures import PictureWorker
+from .presentation.pictures import PictureProcess
 from .presentation.runtime import runtime_of
 from .replies import DEFER_AFTER, BadInput, answered, parse_id, reply, user_locale
 from .transport.wire import ResponseToken, answer_update, defer_update, edit_response, is_answered
@@ -79,6 +79,9 @@ async def show_review(interaction: discord.Interaction, table_id: int, hand_no: 
     reviews = review_service(interaction)
     locale = user_locale(interaction)
     answer = _Answer(interaction, in_place)
+    drawer = runtime_of(interaction.client).review_drawer
+    if step == 0:
+        drawer.warm()  # the picture process starts (the first time) while the review is read or computed
 
     async def progress(trick: int, tricks: int) -> None:
         await answer.send(progress_payload(locale, trick, tricks))
@@ -88,18 +91,23 @@ async def show_review(interaction: discord.Interaction, table_id: int, hand_no: 
         DEFER_AFTER, lambda: deferral.append(asyncio.ensure_future(answer.defer())))
     try:
         reviewed = await reviews.hand_review(table_id, hand_no, interaction.user.id, interaction.guild_id, progress)
-        await answer.send(await review_payload(runtime_of(interaction.client).drawer, reviewed, step, locale, seat))
+        await answer.send(await review_payload(drawer, reviewed, step, locale, seat))
     finally:
         timer.cancel()
         if deferral:
             await deferral[0]  # a refusal's answer must not race the deferral
 
 
-async def review_payload(drawer: PictureWorker, reviewed: ReviewedHand, step: int, locale: str,
+async def review_payload(drawer: PictureProcess, reviewed: ReviewedHand, step: int, locale: str,
                          seat: int = EVERYONE) -> Payload:
-    """Step ``step`` of a review, made on the picture thread: the overview's picture is Pillow work that
-    would otherwise run on the event loop and hold up every table's presses (:mod:`.presentation.pictures`)."""
-    return await drawer.run(step_payload, shown_of(reviewed), step, locale, seat)
+    """Step ``step`` of a review. The overview (step 0, and a step the review does not have) is made in the
+    picture process: its picture is Pillow work that, in the bot's process, would take the GIL from the
+    event loop and hold up every table's presses (:mod:`.presentation.pictures`). A trick's step is text
+    (under a millisecond), made here."""
+    shown = shown_of(reviewed)
+    if step != 0 and step in steps_of(reviewed.review):
+        return step_payload(shown, step, locale, seat)
+    return await drawer.run(step_payload, shown, step, locale, seat)
 
 
 def _on_private_message(interaction: discord.Interaction) -> bool:

@@ -197,3 +197,13 @@ def review_picture(review: HandReview, locale: str, seat: int | None = None) -> 
     out = io.BytesIO()
     image.convert("RGB").save(out, "PNG", optimize=True)
     return out.getvalue()
+
+
+def warm_up() -> None:
+    """Load what every review picture draws with (its fonts, the card faces at their size): the picture
+    process (``cogs/presentation/pictures.py``) calls it once it starts, so that the first review shown
+    is drawn as fast as the next."""
+    for size, bold in ((MIN_FONT, False), (MIN_FONT, True), (30, True)):
+        font(size, bold)
+    for index in range(32):
+        card_face(index, CARD_WIDTH)

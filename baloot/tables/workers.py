@@ -104,3 +104,27 @@ def review_pool(workers: int) -> ProcessPoolExecutor:
         initializer=review_worker_init,
         initargs=(os.getpid(),),
     )
+
+
+PICTURE_NICENESS: Final = 10
+"""The picture process's CPU priority: below the bot's (a table's press goes first), above the reviews'
+(a player is waiting for the picture)."""
+
+
+def picture_worker_init(parent_pid: int) -> None:
+    """Picture process initializer: a lower CPU priority than the bot's, then die with the bot."""
+    with contextlib.suppress(OSError, AttributeError):  # no nice on this platform: still off the event loop
+        os.nice(max(0, PICTURE_NICENESS - os.nice(0)))
+    die_with_parent(parent_pid)
+
+
+def picture_pool() -> ProcessPoolExecutor:
+    """One process that draws the bot's large pictures (a game review's), so that their Pillow work never
+    takes the bot's GIL from the event loop (spawn context, priority :data:`PICTURE_NICENESS`, dying with
+    this process)."""
+    return ProcessPoolExecutor(
+        1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=picture_worker_init,
+        initargs=(os.getpid(),),
+    )

@@ -10,24 +10,34 @@ a machine with two cores most of the drawing runs beside the loop. A picture
 that fails to draw is logged and the message goes out as text, as before
 (:func:`.payloads.attach_picture`).
 
-A game review's overview picture (``baloot/render/review_picture.py``) is drawn
-on the same thread (:meth:`PictureWorker.run`): 100-400 ms of Pillow work per
-review that, on the loop, held up every press behind it.
+A game review's overview picture (``baloot/render/review_picture.py``) is 80-400 ms
+of Pillow work, mostly with the GIL held. On the picture thread it took the GIL
+from the event loop: every time the loop let go of it (a socket write, a
+database reply from aiosqlite's thread) it waited up to the switch interval
+(5 ms) to get it back, so a press answered while a review's picture was drawn
+took several times longer. It is drawn in a process of its own instead
+(:class:`PictureProcess`), at a lower CPU priority than the bot's, started at
+the first review asked for and kept.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from baloot.render import Payload
+from baloot.render.review_picture import warm_up
+from baloot.tables.workers import picture_pool
 
 from ..transport.payloads import attach_picture
 
 T = TypeVar("T")
 THREAD_NAME = "baloot-picture"
+log = logging.getLogger(__name__)
 
 
 class PictureWorker:
@@ -41,7 +51,7 @@ class PictureWorker:
         return await self.run(attach_picture, payload, draw)
 
     async def run(self, make: Callable[..., T], *args: Any) -> T:
-        """``make(*args)`` on the worker thread: a payload whose making draws a picture (a game review's)."""
+        """``make(*args)`` on the worker thread."""
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=THREAD_NAME)
         return await asyncio.get_running_loop().run_in_executor(self._pool, make, *args)
@@ -51,3 +61,50 @@ class PictureWorker:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+class PictureProcess:
+    """The process that draws the game reviews' pictures (see the module): started by :meth:`warm` or
+    the first :meth:`run`, kept until :meth:`close`, started again if it dies."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self._warming: asyncio.Future[None] | None = None
+
+    def _started(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = picture_pool()
+            self._warming = asyncio.get_running_loop().run_in_executor(self._pool, warm_up)
+            self._warming.add_done_callback(_log_failure)
+        return self._pool
+
+    def warm(self) -> None:
+        """Start the process now (a review is about to be shown), without waiting for it."""
+        self._started()
+
+    async def run(self, make: Callable[..., T], *args: Any) -> T:
+        """``make(*args)`` in the picture process (its arguments and result pickled); once more in a
+        new process if the old one died (killed, out of memory) before it answered."""
+        for attempt in (1, 2):
+            pool = self._started()
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, make, *args)
+            except BrokenProcessPool:
+                if self._pool is pool:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = None
+                if attempt == 2:
+                    raise
+                log.warning("the picture process died; starting a new one")
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        """Stop the process; pictures not started yet are dropped (shutdown)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def _log_failure(done: asyncio.Future[None]) -> None:
+    if not done.cancelled() and done.exception() is not None and not isinstance(done.exception(), BrokenProcessPool):
+        log.warning("the picture process could not warm up", exc_info=done.exception())

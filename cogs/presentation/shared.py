@@ -17,7 +17,7 @@ from baloot.tables import TableService
 from baloot.tables.reviews import ReviewService
 
 from ..transport.carrier import Carriers
-from .pictures import PictureWorker
+from .pictures import PictureProcess, PictureWorker
 from .shown import ShownTables, TableState
 
 
@@ -96,10 +96,12 @@ class Shared:
     no_show_seconds: float = 600.0  # TOURNAMENT_NO_SHOW_MINUTES × 60: a tournament team never acting forfeits
     carriers: Carriers = field(init=False)
     drawer: PictureWorker = field(init=False)
+    review_drawer: PictureProcess = field(init=False)  # the game reviews' pictures, in a process
 
     def __post_init__(self) -> None:
         self.carriers = Carriers()
         self.drawer = PictureWorker()
+        self.review_drawer = PictureProcess()
 
     def language_of(self, state: TableState) -> str:
         return self.languages.channel(state.info.guild_id, state.info.language)
