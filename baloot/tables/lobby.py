@@ -191,6 +191,17 @@ class LobbyOps(ServiceBase):
                 await self.turns.start_turn(table)
                 return table.info()
 
+    async def start_seated(self, table_id: int) -> TableInfo:
+        """Deal the first hand (R1, R2) of a table :meth:`open_seated` stored with its four seats but did not
+        deal: the process stopped between the two, and the restart resumed it as a lobby. A table already
+        dealt, or short of four seats, is left as it is."""
+        table = self._by_id(table_id)
+        async with table.lock:
+            if table.status == TableStatus.OPEN and all(s is not None for s in table.seats):
+                await self.referee.start_match(table)
+                await self.turns.start_turn(table)
+            return table.info()
+
     async def join(
         self, channel_id: int, user_id: int, name: str, *, seat: int | None = None, team: int | None = None
     ) -> TableInfo:

@@ -282,6 +282,8 @@ class TournamentService:
                                                      rules=row.rules, turn_seconds=row.turn_seconds,
                                                      language=row.language, deal_seed=seed)
                 opened = info.id
+            else:  # stored before a crash: dealt now if the crash came between its storing and its first deal
+                await self.tables.start_seated(opened)
             await self.store.set_table(tournament_id, round_no, table.table_no, opened)
             await self._watch(opened)
 

@@ -301,19 +301,21 @@ async def test_knockout_is_seeded_by_rating(database: str | Path) -> None:
         await storage.close()
 
 
-@pytest.mark.parametrize("table_opened", [False, True])
+@pytest.mark.parametrize("table_opened", ["no", "stored", "dealt"])
 async def test_a_crash_while_the_next_round_opens_loses_no_announcement_and_no_thread(
-        database: str | Path, monkeypatch: pytest.MonkeyPatch, table_opened: bool) -> None:
+        database: str | Path, monkeypatch: pytest.MonkeyPatch, table_opened: str) -> None:
     """The process dies after round 2's second table was given its thread, before the table opened in it
-    (or, ``table_opened``, once it opened but before the tournament stored it), and before the round was
-    announced. The next process opens that table in the same thread (or adopts the one open there: no
-    second thread, no second table), opens the rest, and announces the round — once."""
+    (or once it was stored with its four seats, before its first deal; or once it was dealt, before the
+    tournament stored it), and before the round was announced. The next process opens that table in the
+    same thread (or adopts the one there, dealing it if it was not: no second thread, no second table,
+    no table left waiting as a lobby), opens the rest, and announces the round — once."""
     threads = Threads()
     storage, tables, service, _ = await open_all(database, threads)
     row = await service.create(GUILD, LOBBY, ADMIN, "Cup", rules={"target": 21}, turn_seconds=600, rounds=2)
     await register_eight(service, row.id)
     await service.start(row.id, ADMIN)
     opened_seated = tables.open_seated
+    start_match = tables.referee.start_match
 
     class Crash(Exception):
         pass
@@ -321,11 +323,17 @@ async def test_a_crash_while_the_next_round_opens_loses_no_announcement_and_no_t
     async def dies_at_the_second_table(*args: Any, **kwargs: Any) -> Any:
         if threads.opened[-1] != (2, 1):
             return await opened_seated(*args, **kwargs)
-        if table_opened:
+        if table_opened != "no":
             await opened_seated(*args, **kwargs)
         raise Crash  # stands for SIGKILL: nothing after this step happens in this process
 
+    async def dies_before_the_deal(table: Any) -> None:
+        if table_opened == "stored" and threads.opened[-1] == (2, 1):
+            raise Crash  # the table and its seats are stored; its first deal never happens
+        await start_match(table)
+
     monkeypatch.setattr(tables, "open_seated", dies_at_the_second_table)
+    monkeypatch.setattr(tables.referee, "start_match", dies_before_the_deal)
     await play_round(tables, service, row.id, 1, random.Random(5))
     assert threads.opened[-2:] == [(2, 0), (2, 1)]
     given = threads.next  # the thread of round 2's second table
@@ -341,6 +349,9 @@ async def test_a_crash_while_the_next_round_opens_loses_no_announcement_and_no_t
         assert all(s.table_id is not None for s in spots)
         assert spots[1].channel_id == given and tables.table_id_in(given) == spots[1].table_id
         assert len({s.table_id for s in spots}) == 4 and len(tables.tables()) == 4
+        for spot in spots:  # every table of the round dealt, its first player to move
+            info = tables.table_by_id(spot.table_id)
+            assert info.status == "playing" and info.to_move is not None, (spot.table_no, info.status)
         assert [(u.kind, u.round_no) for u in updates] == [("round", 2)], "the round announced, once"
     finally:
         await tables.close()
