@@ -73,7 +73,12 @@ class RoundTable(BotTable):
                 return turn
             return True if self.status() not in ("open", "playing") else None
 
-        found = await self.env.wait_for(ready, timeout)
+        try:
+            found = await self.env.wait_for(ready, timeout)
+        except TimeoutError:  # say which table waited, and how it stood
+            table_id = self.known_id()
+            raise AssertionError(f"no turn in thread {self.channel.id} within {timeout} s: table {table_id}, "
+                                 f"status {None if table_id is None else self.status()}") from None
         return None if found is True else found  # type: ignore[return-value]
 
     def known_id(self) -> int | None:
