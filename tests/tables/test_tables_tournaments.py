@@ -350,6 +350,7 @@ async def test_a_crash_while_the_next_round_opens_loses_no_announcement_and_no_t
         assert spots[1].channel_id == given and tables.table_id_in(given) == spots[1].table_id
         assert len({s.table_id for s in spots}) == 4 and len(tables.tables()) == 4
         for spot in spots:  # every table of the round dealt, its first player to move
+            assert spot.table_id is not None
             info = tables.table_by_id(spot.table_id)
             assert info.status == "playing" and info.to_move is not None, (spot.table_no, info.status)
         assert [(u.kind, u.round_no) for u in updates] == [("round", 2)], "the round announced, once"
