@@ -310,7 +310,8 @@ class Bench:
             "BALOOT_PRESS_TIMINGS": str(self.timings_file(shard)),  # cogs/transport/timings.py
         }
         if self.args.reviews:
-            env |= {"REVIEW_WORKERS": str(self.args.reviews), "REVIEW_AUTO": "1"}
+            workers = self.args.reviews if self.args.review_workers is None else self.args.review_workers
+            env |= {"REVIEW_WORKERS": str(workers), "REVIEW_AUTO": "1"}
         if self.args.processes > 1:
             env |= {"SHARD_COUNT": str(self.args.processes), "SHARD_IDS": str(shard)}
         return env
@@ -897,6 +898,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="keep K game reviews running in the bot's review workers (REVIEW_WORKERS=K) "
                              "during the run: K members ask /baloot review for stored finished hands, one "
                              "after another (default 0: none)")
+    parser.add_argument("--review-workers", type=int, default=None, metavar="W",
+                        help="--reviews: the bot's REVIEW_WORKERS (default K: one worker per review asked)")
     parser.add_argument("--review-matches", type=int, default=12, metavar="M",
                         help="--reviews: finished matches of normal bots stored for review first (default 12)")
     parser.add_argument("--validate", action="store_true",

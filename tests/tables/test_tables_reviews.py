@@ -180,3 +180,36 @@ async def test_a_finished_match_is_reviewed_in_the_background_and_each_players_a
     finally:
         await reviews.close()
         await storage.close()
+
+
+async def test_a_finished_match_is_read_once_and_a_running_one_at_every_request(
+        database: str | Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stepping through a review asks again at every press: a match that is over (it never changes) is read
+    and replayed once; a running match is read every time, so that the hand just finished is there."""
+    storage = await Storage.open(database)
+    match, played = a_match()
+    reviews = ReviewService(storage, samples=2)
+    reads: list[int] = []
+    hands = storage.hands
+
+    async def counted(table_id: int) -> object:
+        reads.append(table_id)
+        return await hands(table_id)
+
+    monkeypatch.setattr(storage, "hands", counted)
+    try:
+        table = await store(storage, match)
+        for _ in range(2):
+            await reviews.hand_review(table, played, PLAYERS[0], GUILD)
+        assert reads == [table, table]  # running: read at each request
+        await close(storage, table, match)
+        for user in (PLAYERS[0], 999, PLAYERS[1]):
+            seen = await reviews.hand_review(table, played, user, GUILD)
+            assert seen.stored and seen.names == ("Ali", "Omar", "Sara", "Bot")
+        assert reads == [table, table, table]  # over: read once more, then kept
+        with pytest.raises(ReviewRefused) as elsewhere:  # kept, and still only for its own server
+            await reviews.hand_review(table, played, PLAYERS[0], GUILD + 1)
+        assert elsewhere.value.code is ErrorCode.REVIEW_NO_HAND
+    finally:
+        await reviews.close()
+        await storage.close()
