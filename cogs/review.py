@@ -22,7 +22,7 @@ import discord
 
 from baloot.render import REVIEW_ID_TEMPLATE, Payload, decode_review_id
 from baloot.render.custom_ids import EVERYONE
-from baloot.render.review import ReviewShown, progress_payload, step_payload, steps_of
+from baloot.render.review import ReviewShown, is_overview, progress_payload, step_payload
 from baloot.tables.reviews import ReviewedHand, ReviewService
 
 from .presentation.pictures import PictureProcess
@@ -105,7 +105,7 @@ async def review_payload(drawer: PictureProcess, reviewed: ReviewedHand, step: i
     event loop and hold up every table's presses (:mod:`.presentation.pictures`). A trick's step is text
     (under a millisecond), made here."""
     shown = shown_of(reviewed)
-    if step != 0 and step in steps_of(reviewed.review):
+    if not is_overview(reviewed.review, step):
         return step_payload(shown, step, locale, seat)
     return await drawer.run(step_payload, shown, step, locale, seat)
 

@@ -133,10 +133,16 @@ def _decision_lines(shown: ReviewShown, d: Decision, locale: str) -> list[str]:
     return [head, "  " + " · ".join(options)]
 
 
+def is_overview(review: HandReview, step: int) -> bool:
+    """Whether :func:`step_payload` answers ``step`` with the overview (step 0, or a step the review
+    does not have), the one step with a picture."""
+    return step == 0 or step not in steps_of(review)
+
+
 def step_payload(shown: ReviewShown, step: int, locale: str, seat: int = EVERYONE) -> Payload:
     """Step ``step`` (1 the bidding, 2 + k trick k): every decision of it (of ``seat`` only, unless
     everyone) with its alternatives and values; step 0 is :func:`overview_payload`."""
-    if step == 0 or step not in steps_of(shown.review):
+    if is_overview(shown.review, step):
         return overview_payload(shown, locale, seat)
     trick = step - 2
     decisions = [d for d in shown.review.decisions

@@ -118,20 +118,21 @@ class ReviewService:
         loaded = self._finished.get(table_id)
         if loaded is None:
             loaded = await self._read(table_id)
-            if loaded.over:
+            if loaded is not None and loaded.over:
                 self._finished[table_id] = loaded
                 while len(self._finished) > FINISHED_KEPT:
                     self._finished.popitem(last=False)
         else:
             self._finished.move_to_end(table_id)
-        if guild_id is not None and loaded.guild_id not in (guild_id, QUICK_GUILD_ID):
+        if loaded is None or (guild_id is not None and loaded.guild_id not in (guild_id, QUICK_GUILD_ID)):
             raise ReviewRefused(f"no match {table_id} in this server", code=ErrorCode.REVIEW_NO_HAND)
         return loaded
 
-    async def _read(self, table_id: int) -> _Loaded:
+    async def _read(self, table_id: int) -> _Loaded | None:
+        """The match as stored (None: no such table)."""
         row = await self.storage.table(table_id)
         if row is None:
-            raise ReviewRefused(f"no match {table_id} in this server", code=ErrorCode.REVIEW_NO_HAND)
+            return None
         seats = await self.storage.seats(table_id)
         stored = await self.storage.hands(table_id)
         record = {"format": "baloot-game/1", "rules": row.rules,
