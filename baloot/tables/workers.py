@@ -92,8 +92,14 @@ def lowest_priority() -> None:
     """
     with contextlib.suppress(OSError, AttributeError):  # no SCHED_IDLE here: nice 19 alone
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    with contextlib.suppress(OSError, AttributeError):  # no nice on this platform: still off the event loop
-        os.nice(REVIEW_NICENESS - os.nice(0))
+    nice_at_least(REVIEW_NICENESS)
+
+
+def nice_at_least(niceness: int) -> None:
+    """Lower the calling thread's CPU priority to ``niceness`` (never raise it: that needs privileges);
+    nothing where the platform has no nice (the work still runs off the event loop)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(max(0, niceness - os.nice(0)))
 
 
 def review_pool(workers: int) -> ProcessPoolExecutor:
@@ -113,8 +119,7 @@ PICTURE_NICENESS: Final = 10
 
 def picture_worker_init(parent_pid: int) -> None:
     """Picture process initializer: a lower CPU priority than the bot's, then die with the bot."""
-    with contextlib.suppress(OSError, AttributeError):  # no nice on this platform: still off the event loop
-        os.nice(max(0, PICTURE_NICENESS - os.nice(0)))
+    nice_at_least(PICTURE_NICENESS)
     die_with_parent(parent_pid)
 
 

@@ -69,13 +69,12 @@ class PictureProcess:
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
-        self._warming: asyncio.Future[None] | None = None
 
     def _started(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = picture_pool()
-            self._warming = asyncio.get_running_loop().run_in_executor(self._pool, warm_up)
-            self._warming.add_done_callback(_log_failure)
+            warming = asyncio.get_running_loop().run_in_executor(self._pool, warm_up)
+            warming.add_done_callback(_log_failure)
         return self._pool
 
     def warm(self) -> None:
@@ -85,18 +84,20 @@ class PictureProcess:
     async def run(self, make: Callable[..., T], *args: Any) -> T:
         """``make(*args)`` in the picture process (its arguments and result pickled); once more in a
         new process if the old one died (killed, out of memory) before it answered."""
-        for attempt in (1, 2):
-            pool = self._started()
-            try:
-                return await asyncio.get_running_loop().run_in_executor(pool, make, *args)
-            except BrokenProcessPool:
-                if self._pool is pool:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    self._pool = None
-                if attempt == 2:
-                    raise
-                log.warning("the picture process died; starting a new one")
-        raise AssertionError("unreachable")
+        try:
+            return await self._run_once(make, args)
+        except BrokenProcessPool:
+            log.warning("the picture process died; starting a new one")
+        return await self._run_once(make, args)
+
+    async def _run_once(self, make: Callable[..., T], args: tuple[Any, ...]) -> T:
+        pool = self._started()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, make, *args)
+        except BrokenProcessPool:
+            if self._pool is pool:  # the next call starts a new process
+                self.close()
+            raise
 
     def close(self) -> None:
         """Stop the process; pictures not started yet are dropped (shutdown)."""
@@ -106,5 +107,6 @@ class PictureProcess:
 
 
 def _log_failure(done: asyncio.Future[None]) -> None:
-    if not done.cancelled() and done.exception() is not None and not isinstance(done.exception(), BrokenProcessPool):
-        log.warning("the picture process could not warm up", exc_info=done.exception())
+    error = None if done.cancelled() else done.exception()
+    if error is not None and not isinstance(error, BrokenProcessPool):  # a dead process: run() says so
+        log.warning("the picture process could not warm up", exc_info=error)
