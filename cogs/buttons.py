@@ -61,7 +61,7 @@ from .replies import (
 )
 from .review import ReviewButton
 from .transport.forward import forwarded_interaction, forwarded_payload
-from .transport.wire import defer_update, is_answered
+from .transport.wire import defer_update, discord_response, is_answered
 
 log = logging.getLogger("baloot.discord")
 
@@ -235,7 +235,7 @@ async def launch_table_page(interaction: discord.Interaction) -> None:
     if runtime is None or not runtime.activity:
         await reply(interaction, render_text("web.activity_off", user_locale(interaction)), ephemeral=True)
         return
-    await interaction.response.launch_activity()
+    await discord_response(interaction).launch_activity()
 
 
 async def lobby_press(interaction: discord.Interaction, lobby: LobbyId) -> None:

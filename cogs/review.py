@@ -28,7 +28,14 @@ from baloot.tables.reviews import ReviewedHand, ReviewService
 from .presentation.pictures import PictureProcess
 from .presentation.runtime import runtime_of
 from .replies import DEFER_AFTER, BadInput, answered, parse_id, reply, user_locale
-from .transport.wire import ResponseToken, answer_update, defer_update, edit_response, is_answered
+from .transport.wire import (
+    ResponseToken,
+    answer_update,
+    defer_update,
+    discord_response,
+    edit_response,
+    is_answered,
+)
 
 
 def review_service(interaction: discord.Interaction) -> ReviewService:
@@ -66,7 +73,7 @@ class _Answer:
             if self.in_place:
                 await defer_update(self.interaction)
             else:
-                await self.interaction.response.defer(ephemeral=True, thinking=True)
+                await discord_response(self.interaction).defer(ephemeral=True, thinking=True)
 
 
 def shown_of(reviewed: ReviewedHand) -> ReviewShown:

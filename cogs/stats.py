@@ -49,7 +49,7 @@ from .items import add_items, remove_items
 from .presentation.runtime import maybe_runtime, runtime_of
 from .replies import answered, check_choice, check_id, in_time, remember_name, reply, update, user_locale
 from .transport.payloads import message_args
-from .transport.wire import is_answered
+from .transport.wire import discord_response, is_answered
 
 log = logging.getLogger("baloot.discord.stats")
 
@@ -162,8 +162,8 @@ async def record(interaction: discord.Interaction, match: app_commands.Range[int
     args = message_args(render_record(match, await asker_language(interaction)))
     file = discord.File(io.BytesIO(text.encode("utf-8")), filename=record_filename(match))
     if not is_answered(interaction):
-        await interaction.response.send_message(content=args["content"], file=file, ephemeral=ephemeral,
-                                                allowed_mentions=args["allowed_mentions"])
+        await discord_response(interaction).send_message(
+            content=args["content"], file=file, ephemeral=ephemeral, allowed_mentions=args["allowed_mentions"])
     else:
         await interaction.followup.send(content=args["content"], file=file, ephemeral=ephemeral,
                                         allowed_mentions=args["allowed_mentions"])

@@ -48,6 +48,7 @@ from .items import add_items, remove_items
 from .presentation.runtime import runtime_of
 from .replies import in_time, is_admin, remember_name, reply_error, user_locale
 from .threads import ARCHIVE_MINUTES, THREAD_NAME_MAX
+from .transport.wire import discord_response, is_answered
 
 log = logging.getLogger("baloot.discord.tournaments")
 
@@ -240,12 +241,12 @@ async def refuse_or(interaction: discord.Interaction, work: Awaitable[Answer | N
 
 
 async def private(interaction: discord.Interaction, text: str, view: discord.ui.View | None = None) -> None:
-    if interaction.response.is_done():
+    if is_answered(interaction):
         await interaction.followup.send(text, ephemeral=True, view=view or discord.utils.MISSING,
                                         allowed_mentions=NO_PINGS)
     else:
-        await interaction.response.send_message(text, ephemeral=True, view=view or discord.utils.MISSING,
-                                                allowed_mentions=NO_PINGS)
+        await discord_response(interaction).send_message(text, ephemeral=True, view=view or discord.utils.MISSING,
+                                                         allowed_mentions=NO_PINGS)
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -444,7 +445,7 @@ async def create(interaction: discord.Interaction, title: app_commands.Range[str
                                    bots_allowed=True if bots_allowed is None else bots_allowed, language=locale,
                                    deals=deals or 0)
         update = TournamentUpdate(row, (), "field", 0, (), ())
-        await interaction.response.send_message(embed=message_embed(update), view=message_view(row))
+        await discord_response(interaction).send_message(embed=message_embed(update), view=message_view(row))
         sent = await interaction.original_response()
         await service.store.set_message(row.id, sent.id)
 
@@ -489,7 +490,8 @@ async def standings(interaction: discord.Interaction) -> None:
         over = row.status in (TournamentStatus.FINISHED, TournamentStatus.ENDED)
         names = {team.id: team_name(team, locale) for team in teams}
         data = render_standings(row.name, row.current_round, over, lines, names, [], locale)
-        await interaction.response.send_message(file=discord.File(io.BytesIO(data), filename="standings.png"))
+        await discord_response(interaction).send_message(
+            file=discord.File(io.BytesIO(data), filename="standings.png"))
 
     await refuse_or(interaction, work(), defer=False)  # the answer is the public picture
 

@@ -17,6 +17,8 @@ from typing import Any, cast
 import discord
 from discord.enums import InteractionResponseType, try_enum
 
+from .wire import deferred_elsewhere
+
 log = logging.getLogger("baloot.discord")
 
 
@@ -85,8 +87,8 @@ class ForwardedPress:
     stand-in; everything it answers goes through the token (:mod:`.wire`), never discord.py's response.
     """
 
-    __slots__ = ("application_id", "channel", "channel_id", "client", "data", "guild", "guild_id", "id", "locale",
-                 "message", "permissions", "response", "token", "type", "user")
+    __slots__ = ("application_id", "channel", "channel_id", "client", "data", "extras", "guild", "guild_id", "id",
+                 "locale", "message", "permissions", "response", "token", "type", "user")
 
     def __init__(self, client: discord.Client, payload: dict[str, Any]) -> None:
         self.client = client
@@ -108,8 +110,11 @@ class ForwardedPress:
         self.message = None if not message or self.channel is None else self.channel.get_partial_message(
             int(message["id"]))
         self.response = _Acknowledged()
+        self.extras: dict[Any, Any] = {}  # as on an Interaction: the bot's own marks (wire.deferred_elsewhere)
 
 
 def forwarded_interaction(client: discord.Client, payload: dict[str, Any]) -> discord.Interaction:
     """The press as this process answers it (through its token), already acknowledged (a deferred update)."""
-    return cast(discord.Interaction, ForwardedPress(client, payload))
+    press = cast(discord.Interaction, ForwardedPress(client, payload))
+    deferred_elsewhere(press)
+    return press

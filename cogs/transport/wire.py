@@ -22,7 +22,10 @@ press (memory per table).
 discord.py does not know of the answers sent here, so
 ``interaction.response.is_done()`` stays False for them: :func:`is_answered`
 and :func:`response_type` say what was answered, here or by discord.py
-(no private attribute of discord.py is written).
+(marks in ``interaction.extras``, the dict discord.py keeps for the bot's
+own use; no private attribute of discord.py is written). Project code uses
+discord.py's ``interaction.response`` only through :func:`discord_response`,
+so a press answered here never makes it (a reference cycle, see there).
 ``tests/test_wire.py`` checks the bodies against discord.py's own builders on
 every payload shape we send.
 """
@@ -115,24 +118,36 @@ async def close_token_http(client: discord.Client) -> None:
 
 
 # -- what was answered ---------------------------------------------------------------------------------
-_ANSWERED: dict[int, int] = {}
-"""Interaction id -> the callback type sent for it here (discord.py's own answers it records itself), the
-latest :data:`ANSWERED_KEPT` only: a press asks while it is being handled, seconds after its answer."""
-ANSWERED_KEPT: Final = 16384
-"""About two minutes of answers at 130 interactions a second (200 busy tables), about 1.5 MB."""
+ANSWERED: Final = "baloot.answered"
+"""Key in ``interaction.extras`` (discord.py's dict for the bot's own data, which the library never touches)
+of the callback type sent here: the mark lives and dies with the interaction."""
+RESPONDING: Final = "baloot.responding"
+"""Key in ``interaction.extras`` set once discord.py's own ``interaction.response`` is used
+(:func:`discord_response`)."""
+
+
+def discord_response(interaction: discord.Interaction) -> discord.InteractionResponse[Any]:
+    """``interaction.response``, for the answers discord.py sends itself (a command's reply with a view or a
+    file, a deferral, the Activity's launch); project code reaches it only through here.
+
+    discord.py makes the response object on first use, and it points back at its interaction: a reference
+    cycle that holds the interaction, its message, users and components (about 40 objects) until the cyclic
+    collector runs. A press answered through the token never makes it, so all of it is freed by reference
+    counting as soon as the press is handled (at 200 tables that took ~63,000 objects a minute off the
+    young collections, whose pauses delayed the presses behind them: ``scripts/bench_tables.py``)."""
+    interaction.extras[RESPONDING] = True
+    return interaction.response
 
 
 def _answered_now(interaction: discord.Interaction, callback: int) -> None:
-    answered = _ANSWERED
-    answered[interaction.id] = callback
-    if len(answered) > ANSWERED_KEPT:  # the oldest first (a dict keeps its insertion order): O(1) per answer
-        del answered[next(iter(answered))]
+    interaction.extras[ANSWERED] = callback
 
 
 def response_type(interaction: discord.Interaction) -> int | None:
     """The callback type that answered ``interaction`` (here or by discord.py), None if not answered yet."""
-    mine = _ANSWERED.get(interaction.id)
-    if mine is not None:
+    extras = interaction.extras
+    mine: int | None = extras.get(ANSWERED)
+    if mine is not None or RESPONDING not in extras:
         return mine
     theirs = interaction.response.type
     return None if theirs is None else theirs.value
@@ -140,7 +155,8 @@ def response_type(interaction: discord.Interaction) -> int | None:
 
 def is_answered(interaction: discord.Interaction) -> bool:
     """Whether ``interaction`` has had its one response (any further answer is a followup or an edit)."""
-    return interaction.id in _ANSWERED or interaction.response.is_done()
+    extras = interaction.extras
+    return ANSWERED in extras or (RESPONDING in extras and interaction.response.is_done())
 
 
 def _files(payload: Payload) -> Files:

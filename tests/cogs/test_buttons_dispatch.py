@@ -12,7 +12,9 @@ play the gateway).
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import gc
 import importlib
 import pkgutil
 import re
@@ -30,7 +32,8 @@ from cogs import EXTENSIONS, buttons
 from cogs.buttons import DYNAMIC_ITEMS, ActionButton, TableButton, on_press
 from cogs.items import add_items, item_templates, registered_items, remove_items, template_of
 from cogs.transport.forward import forwarded_interaction, forwarded_payload
-from cogs.transport.wire import is_answered, response_type
+from cogs.transport import wire
+from cogs.transport.wire import discord_response, is_answered, response_type
 
 ACTION_ID = encode_action_id("7", 1, (0, 3), Action(1, ActionType.PASS))
 
@@ -119,6 +122,69 @@ async def test_an_action_press_is_answered_by_the_listener_without_a_view(
     assert interaction.channel_id == 44 and interaction.guild_id == (66 if guild else None)
     assert interaction.message is not None and interaction.message.id == 321
     assert not interaction.response.is_done()
+
+
+class Road:
+    """The token road of :mod:`cogs.transport.wire`, answering every callback (the bodies are tested elsewhere)."""
+
+    def __init__(self) -> None:
+        self.callbacks: list[int] = []
+        self.edits: list[str] = []
+
+    async def callback(self, interaction_id: int, token: str, body: dict[str, Any], **kwargs: Any) -> None:
+        self.callbacks.append(body["type"])
+
+    async def patch_original(self, application_id: int, token: str, body: dict[str, Any], files: Any) -> None:
+        self.edits.append(body["content"])
+
+
+@pytest.mark.parametrize("through_discord_py", [False, True], ids=["answered through the token", "response used"])
+async def test_a_press_answered_through_the_token_is_freed_without_the_cyclic_collector(
+        through_discord_py: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """discord.py's ``interaction.response`` points back at its interaction: once made, the press, its message,
+    users and buttons wait for the cyclic collector, whose pauses delay every table's presses. A press answered
+    through the token (asked ``is_answered`` and ``response_type`` before and after, as the hot path does) never
+    makes it; the other case shows that the check sees the cycle where discord.py's response is used."""
+    road = Road()
+    monkeypatch.setattr(wire, "token_http", lambda client: road)
+    pressed = Pressed(monkeypatch)
+    await gateway_press(press_payload(ACTION_ID, guild=False))
+    [(interaction, _)] = pressed.actions
+    assert not is_answered(interaction) and response_type(interaction) is None
+    if through_discord_py:
+        assert not discord_response(interaction).is_done() and not is_answered(interaction)
+    await wire.answer_update(interaction, {"content": "x"})
+    assert is_answered(interaction) and response_type(interaction) == wire.UPDATE_MESSAGE
+    await wire.answer_update(interaction, {"content": "y"})  # answered: the second is an edit, not a callback
+    assert road.callbacks == [wire.UPDATE_MESSAGE] and road.edits == ["y"]
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)  # what the collector finds unreachable is kept in gc.garbage
+    try:
+        pressed.actions.clear()
+        del interaction
+        gc.collect()
+        left = {type(o).__name__ for o in gc.garbage
+                if isinstance(o, discord.Interaction | discord.InteractionResponse | discord.Message)}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert left == ({"Interaction", "InteractionResponse", "Message"} if through_discord_py else set())
+
+
+def test_the_project_uses_discord_pys_response_only_through_the_wire() -> None:
+    """``interaction.response`` (written ``interaction.response`` or ``self.interaction.response``) appears in
+    project code only in :func:`cogs.transport.wire.discord_response`, which marks its use: elsewhere it would
+    make the cycle above and hide discord.py's answers from ``is_answered``."""
+    repo = Path(__file__).resolve().parents[2]
+    found = []
+    for path in [repo / "bot.py", *sorted((repo / "cogs").rglob("*.py")), *sorted((repo / "baloot").rglob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "response":
+                owner = node.value
+                name = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
+                if "interaction" in name:
+                    found.append(f"{path.relative_to(repo)}:{node.lineno}")
+    assert [where.split(":")[0] for where in found] == ["cogs/transport/wire.py"] * 3, found
 
 
 @pytest.mark.parametrize("custom_id", ["garbage", "bl:", "bl:7:1:0:3:zz", "old-v1:join", "x" * 100])
