@@ -404,11 +404,12 @@ def main() -> int:
         print(f"baloot: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
-    # Each press leaves a few dozen objects in reference cycles (discord.py's interaction, its response
-    # and followup webhook, the message it carries), which only the cyclic collector frees, and each
-    # young collection frees them all at once. At 50,000 objects a young collection stalled every
-    # table's replies for 50-110 ms every few seconds at 200 tables (scripts/bench_tables.py, a
-    # gc.callbacks timer); at 5,000 the longest pause was 31-37 ms for the same total collector time.
+    # A press answered through the token leaves no reference cycle (cogs/transport/wire.py,
+    # discord_response): reference counting frees it. What the cyclic collector still finds (a closed
+    # connection, a finished task's traceback) is little, so young collections are short; at 5,000 they
+    # are rarer than Python's default 700. They used to free each press's interaction, message and
+    # buttons (about 42 objects): at 50,000 a young collection then stalled every table's replies for
+    # 50-110 ms at 200 tables (scripts/bench_tables.py, a gc.callbacks timer), at 5,000 for 31-37 ms.
     # The full collections stay as rare as before (20 x 1,000 young collections apart).
     gc.set_threshold(5_000, 20, 1_000)
     log.info("starting with %r", settings)

@@ -10,6 +10,7 @@ exactly :func:`~baloot.review.reviewer.review_hand`'s review of the whole hand.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -50,6 +51,24 @@ def plan(played: Hand) -> list[Part]:
 
 
 _JUDGES: dict[int, Judge] = {}  # one per budget in each worker process, built once
+_PAUSE: list[Callable[[], None]] = []  # the pause of this process's judges (none: nothing between play-outs)
+
+
+def pause_after_playouts(pause: Callable[[], None] | None) -> None:
+    """Have this process's judges call ``pause`` after every play-out (about a millisecond of work).
+
+    A review worker beside the bot passes :func:`os.sched_yield`: it runs under ``SCHED_IDLE``, yet on a
+    kernel with lazy preemption (Linux 6.13 and later) a bot thread woken while the worker computes waits
+    for the next scheduler tick (up to 4 ms at 250 Hz) unless the worker enters the kernel first; a press
+    wakes the bot several times, so the waits added up (``scripts/bench_tables.py --reviews 4``). The
+    values are the same with or without it."""
+    _PAUSE[:] = [] if pause is None else [pause]
+    _JUDGES.clear()
+
+
+def playout_pause() -> Callable[[], None] | None:
+    """What this process's judges call after every play-out (:func:`pause_after_playouts`)."""
+    return _PAUSE[0] if _PAUSE else None
 
 
 def review_part(record: dict[str, Any], hand_no: int, part: Part, samples: int = DEFAULT_SAMPLES,
@@ -59,7 +78,7 @@ def review_part(record: dict[str, Any], hand_no: int, part: Part, samples: int =
     played = match_from_record(record).hands[hand_no]
     judge = _JUDGES.get(samples)
     if judge is None:
-        judge = _JUDGES[samples] = Judge(samples)
+        judge = _JUDGES[samples] = Judge(samples, pause=playout_pause())
     hand = Hand(played.dealer, played.deck, played.rules, played.match_score)
     decisions: list[Decision] = []
     for index, action in enumerate(played.actions[:part.stop]):

@@ -35,7 +35,7 @@ kept may be thrown where a 9 kept would not); a player would not.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..ai.card_play import CardChooser
@@ -97,8 +97,12 @@ def equal_cards(hand: Hand, legal: Sequence[Action]) -> list[int]:
 class Judge:
     """Values legal actions with ``samples`` sampled deals per decision (see the module)."""
 
-    def __init__(self, samples: int = 24, bid_inference: bool = True) -> None:
+    def __init__(self, samples: int = 24, bid_inference: bool = True,
+                 pause: Callable[[], None] | None = None) -> None:
         self.samples = samples
+        self.pause = pause
+        """Called after every play-out (None: nothing), where the judge shares a machine (see
+        :func:`.parts.pause_after_playouts`); it changes no value."""
         self.player = HardPlayer(bid_inference=bid_inference)  # its sampler and its rollout bidding
         self.cards = CardChooser()
 
@@ -107,6 +111,8 @@ class Judge:
         if trial.phase is Phase.BIDDING or trial.phase is Phase.DOUBLING:
             self.player.finish_bidding(trial, rng)
         play_out(trial, self.cards)
+        if self.pause is not None:
+            self.pause()
         return float(team_value(trial, team))
 
     def judge(self, before: Hand, rng: random.Random, samples: int | None = None) -> Judgement:

@@ -75,18 +75,30 @@ REVIEW_NICENESS: Final = 19
 
 
 def review_worker_init(parent_pid: int) -> None:
-    """Review worker initializer: run at the lowest CPU priority, then die with the bot (its watcher
-    thread, started here, inherits the priority)."""
+    """Review worker initializer: run at the lowest CPU priority, offer the core back after every
+    play-out (:func:`offer_the_core`), then die with the bot (its watcher thread, started here, inherits
+    the priority)."""
+    from ..review.parts import pause_after_playouts  # here: the other workers never load the reviewer
+
     lowest_priority()
+    pause_after_playouts(offer_the_core)
     die_with_parent(parent_pid)
+
+
+def offer_the_core() -> None:
+    """Enter the kernel for a moment (a review worker's pause after every play-out): a bot thread that
+    woke meanwhile gets the core now rather than at the next scheduler tick."""
+    with contextlib.suppress(OSError, AttributeError):  # no sched_yield on this platform: no pause
+        os.sched_yield()
 
 
 def lowest_priority() -> None:
     """Put the calling thread (a review worker's, which runs the reviews) at the lowest CPU priority.
 
     Where the system has it (Linux), the ``SCHED_IDLE`` policy: the worker gets a core only when
-    no other thread wants it, and a waking bot thread takes the core back at once (a nice-19
-    thread still gets a small share of a busy core). The nice value is set as well, where
+    no other thread wants it, and a waking bot thread takes the core back as soon as the worker
+    enters the kernel (:func:`offer_the_core`) or the next scheduler tick comes (a nice-19 thread
+    still gets a small share of a busy core). The nice value is set as well, where
     ``SCHED_IDLE`` is missing (macOS) and for tools that show it. Measured with
     ``scripts/bench_tables.py --reviews 4``.
     """

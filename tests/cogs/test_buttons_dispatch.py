@@ -31,8 +31,8 @@ from baloot.render import encode_action_id, encode_table_id
 from cogs import EXTENSIONS, buttons
 from cogs.buttons import DYNAMIC_ITEMS, ActionButton, TableButton, on_press
 from cogs.items import add_items, item_templates, registered_items, remove_items, template_of
-from cogs.transport.forward import forwarded_interaction, forwarded_payload
 from cogs.transport import wire
+from cogs.transport.forward import forwarded_interaction, forwarded_payload
 from cogs.transport.wire import discord_response, is_answered, response_type
 
 ACTION_ID = encode_action_id("7", 1, (0, 3), Action(1, ActionType.PASS))
@@ -181,7 +181,7 @@ def test_the_project_uses_discord_pys_response_only_through_the_wire() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Attribute) and node.attr == "response":
                 owner = node.value
-                name = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
+                name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
                 if "interaction" in name:
                     found.append(f"{path.relative_to(repo)}:{node.lineno}")
     assert [where.split(":")[0] for where in found] == ["cogs/transport/wire.py"] * 3, found
