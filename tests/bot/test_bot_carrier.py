@@ -21,7 +21,7 @@ from fakediscord import DiscordEnv
 from test_bot_harness import BotTable, Button, Player, contract_policy, open_table
 
 from cogs.transport.carrier import CARRIER_AGE, EDIT_LIFETIME, Carriers
-from cogs.transport.wire import ResponseToken
+from cogs.transport.wire import RESPONDING, ResponseToken
 
 SUN = contract_policy("sun")
 
@@ -115,9 +115,11 @@ IDS = itertools.count(1)
 
 
 def interaction(channel_id: int | None, guild_id: int | None, response: InteractionResponseType | None) -> Any:
+    """An interaction whose discord.py response was used (``wire.discord_response`` marks that in ``extras``)
+    and answered with ``response`` (None: not yet)."""
     return SimpleNamespace(
         id=next(IDS), application_id=1, token="tok", channel_id=channel_id, guild_id=guild_id,
-        response=SimpleNamespace(type=response),
+        response=SimpleNamespace(type=response), extras={RESPONDING: True},
     )
 
 
