@@ -15,7 +15,7 @@ import logging
 from typing import Any, cast
 
 import discord
-from discord.enums import InteractionResponseType, try_enum
+from discord.enums import try_enum
 
 from .wire import deferred_elsewhere
 
@@ -68,16 +68,6 @@ class _Who:
         self.display_name = str(self.global_name or self.name)
 
 
-class _Acknowledged:
-    """``interaction.response`` of a press the receiving process already acknowledged (a deferred update)."""
-
-    __slots__ = ()
-    type = InteractionResponseType.deferred_message_update
-
-    def is_done(self) -> bool:
-        return True
-
-
 class ForwardedPress:
     """A press another process received and forwarded, with what a press reads of a
     ``discord.Interaction``: ids, token, user, locale, channel, the pressed message's id, the component.
@@ -88,7 +78,7 @@ class ForwardedPress:
     """
 
     __slots__ = ("application_id", "channel", "channel_id", "client", "data", "extras", "guild", "guild_id", "id",
-                 "locale", "message", "permissions", "response", "token", "type", "user")
+                 "locale", "message", "permissions", "token", "type", "user")
 
     def __init__(self, client: discord.Client, payload: dict[str, Any]) -> None:
         self.client = client
@@ -109,7 +99,6 @@ class ForwardedPress:
         message = payload.get("message")
         self.message = None if not message or self.channel is None else self.channel.get_partial_message(
             int(message["id"]))
-        self.response = _Acknowledged()
         self.extras: dict[Any, Any] = {}  # as on an Interaction: the bot's own marks (wire.deferred_elsewhere)
 
 

@@ -155,8 +155,7 @@ def response_type(interaction: discord.Interaction) -> int | None:
 
 def is_answered(interaction: discord.Interaction) -> bool:
     """Whether ``interaction`` has had its one response (any further answer is a followup or an edit)."""
-    extras = interaction.extras
-    return ANSWERED in extras or (RESPONDING in extras and interaction.response.is_done())
+    return response_type(interaction) is not None
 
 
 def _files(payload: Payload) -> Files:
