@@ -47,7 +47,7 @@ from baloot.storage.startup import StartupRefused, check_database
 from baloot.tables import TableService
 from baloot.tables.leases import ShardLeases
 from baloot.tables.reviews import ReviewService
-from baloot.tables.workers import review_pool, warm_pool, worker_pool
+from baloot.tables.workers import ReviewBrake, review_pool, warm_pool, warm_review_worker, worker_pool
 from baloot.web.oauth import DiscordOAuth, OAuthSettings
 from baloot.web.server import WebTable, serve
 from cogs import EXTENSIONS
@@ -131,9 +131,16 @@ class BalootClient(_Client):
             leases=ShardLeases(storage, settings.shard_count, settings.shard_ids, ttl=float(settings.lease_seconds))
             if settings.shard_count is not None else None,
         )
+        brake: ReviewBrake | None = None
+        review_warming: asyncio.Future[Any] | None = None
         if settings.review_workers > 0:  # reviews at the lowest CPU priority, never in the AI's queue
-            self.review_executor = review_pool(settings.review_workers)
-        reviews = ReviewService(storage, self.review_executor or self.executor, samples=settings.review_samples)
+            if settings.review_yield_ms > 0:  # and pausing while the bot answers an interaction
+                brake = ReviewBrake(settings.review_yield_ms / 1000)
+            self.review_executor = review_pool(settings.review_workers, brake)
+            review_warming = asyncio.ensure_future(
+                warm_pool(self.review_executor, settings.review_workers, warm_review_worker))
+        reviews = ReviewService(storage, self.review_executor or self.executor, samples=settings.review_samples,
+                                brake=brake)
         if settings.review_auto:  # every finished match reviewed in the background (REVIEW_AUTO=0: off)
             service.add_listener(reviews.on_event)
             reviews.start_auto()
@@ -176,6 +183,11 @@ class BalootClient(_Client):
                 await warming
             except Exception:
                 log.exception("could not start the AI workers ahead; they start with the first move")
+        if review_warming is not None:  # the review workers started now, not at the first review beside tables
+            try:
+                await review_warming
+            except Exception:
+                log.exception("could not start the review workers ahead; they start with the first review")
         if settings.web_port is not None:
             await self.start_web(service)
         resumed = await service.resume_all()

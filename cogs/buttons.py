@@ -407,7 +407,13 @@ async def on_press(interaction: discord.Interaction) -> None:
     store drops those). The other buttons are discord.py's
     (:data:`DYNAMIC_ITEMS`, and each extension's ``ITEMS``), their templates
     those registered on this client (:func:`.items.item_templates`).
+
+    Every interaction, whatever it is, first has the review workers pause while
+    the bot answers it (:meth:`~baloot.tables.reviews.ReviewService.make_way`).
     """
+    runtime = maybe_runtime(interaction.client)
+    if runtime is not None and runtime.reviews is not None:
+        runtime.reviews.make_way()  # every interaction: the review workers pause while it is answered
     if interaction.type is not discord.InteractionType.component:
         return
     data: Any = interaction.data or {}

@@ -43,6 +43,7 @@ class Settings:
     review_samples: int = 128  # REVIEW_SAMPLES: sampled deals per judged decision of a game review
     review_auto: bool = True  # REVIEW_AUTO: review finished matches in the background (0: off)
     review_workers: int = 1  # REVIEW_WORKERS: low-priority review processes (0: the AI workers' pool)
+    review_yield_ms: int = 0  # REVIEW_YIELD_MS: the review workers pause this long after each interaction (0: never)
     web_host: str = "127.0.0.1"  # WEB_HOST: where the web table and Activity page are served
     web_port: int | None = None  # WEB_PORT: None serves no web table
     public_url: str | None = None  # PUBLIC_URL: the https address players reach the web table at (links)
@@ -191,6 +192,25 @@ def _review_auto(env: Mapping[str, str]) -> bool:
     return raw != "0"
 
 
+REVIEW_YIELD_MS_SHARING: int = 10
+"""``REVIEW_YIELD_MS`` where the review workers share the bot's cores (``baloot/tables/workers.py``,
+``ReviewBrake``: the figures)."""
+
+
+def default_review_yield_ms(review_workers: int, cores: int) -> int:
+    """``REVIEW_YIELD_MS``'s default: :data:`REVIEW_YIELD_MS_SHARING` where the review workers must share
+    the bot's cores (fewer cores than the workers plus two: one for the bot's loop, one for the rest of the
+    machine), else 0 (the workers have cores of their own, and a pause would only slow the reviews)."""
+    return REVIEW_YIELD_MS_SHARING if review_workers > 0 and cores < review_workers + 2 else 0
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def _sync_commands(env: Mapping[str, str], shard_ids: tuple[int, ...], sharded: bool) -> bool:
     """``SYNC_COMMANDS``: auto (default) syncs in an unsharded process and in the one holding shard 0;
     1 or 0 forces it on or off (one process of the bot should sync)."""
@@ -277,6 +297,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, require_token: bool =
         card_colors=_card_colors(env),
         review_samples=_int(env, "REVIEW_SAMPLES", 128, 1, 2048),
         review_auto=_review_auto(env),
-        review_workers=_int(env, "REVIEW_WORKERS", 1, 0, 8),
+        review_workers=(review_workers := _int(env, "REVIEW_WORKERS", 1, 0, 8)),
+        review_yield_ms=_int(env, "REVIEW_YIELD_MS", default_review_yield_ms(review_workers, usable_cores()), 0, 1000),
         **_web(env),  # type: ignore[arg-type]
     )

@@ -57,11 +57,13 @@ _PAUSE: list[Callable[[], None]] = []  # the pause of this process's judges (non
 def pause_after_playouts(pause: Callable[[], None] | None) -> None:
     """Have this process's judges call ``pause`` after every play-out (about a millisecond of work).
 
-    A review worker beside the bot passes :func:`os.sched_yield`: it runs under ``SCHED_IDLE``, yet on a
-    kernel with lazy preemption (Linux 6.13 and later) a bot thread woken while the worker computes waits
-    for the next scheduler tick (up to 4 ms at 250 Hz) unless the worker enters the kernel first; a press
-    wakes the bot several times, so the waits added up (``scripts/bench_tables.py --reviews 4``). The
-    values are the same with or without it."""
+    A review worker beside the bot passes :func:`os.sched_yield` (``baloot/tables/workers.py``): it runs
+    under ``SCHED_IDLE``, yet on a kernel with lazy preemption (Linux 6.13 and later) a bot thread woken
+    while the worker computes waits for the next scheduler tick (up to 4 ms at 250 Hz) unless the worker
+    enters the kernel first; a press wakes the bot several times, so the waits added up
+    (``scripts/bench_tables.py --reviews 4``). Where the workers share the bot's cores, the pause also
+    waits while the bot answers an interaction (``ReviewBrake``). The values are the same with or without
+    it."""
     _PAUSE[:] = [] if pause is None else [pause]
     _JUDGES.clear()
 

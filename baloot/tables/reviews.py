@@ -50,6 +50,7 @@ from ..storage.reviews import AverageAccuracy, SeatAccuracy
 from ..storage.rows import TableStatus
 from .errors import ReviewRefused
 from .events import MatchFinished, TableEvent
+from .workers import ReviewBrake
 
 log = logging.getLogger("baloot.reviews")
 
@@ -93,12 +94,14 @@ class _Loaded:
 
 class ReviewService:
     """Reviews of stored hands and matches (see the module). ``executor``: the review pool (None:
-    the loop's default thread pool, for tests); ``samples``: sampled deals per judged decision."""
+    the loop's default thread pool, for tests); ``samples``: sampled deals per judged decision;
+    ``brake``: the review pool's brake (:meth:`make_way`), or None."""
 
     def __init__(self, storage: Storage, executor: Executor | None = None, *, samples: int = DEFAULT_SAMPLES,
-                 seed: int = 0) -> None:
+                 seed: int = 0, brake: ReviewBrake | None = None) -> None:
         self.storage = storage
         self.executor = executor
+        self.brake = brake
         self.samples = samples
         self.seed = seed
         self._running: dict[tuple[int, int], asyncio.Task[HandReview]] = {}
@@ -108,6 +111,12 @@ class ReviewService:
         self._listeners: list[MatchReviewed] = []
         self.computed = 0  # parts computed since start (tests read it: a stored review computes none)
         self._finished: OrderedDict[int, _Loaded] = OrderedDict()  # matches over, latest read last
+
+    def make_way(self) -> None:
+        """An interaction came: the review workers pause while the bot answers it (:class:`.workers.ReviewBrake`;
+        nothing without a brake)."""
+        if self.brake is not None:
+            self.brake.hold()
 
     # -- reading what may be shown ------------------------------------------------------------------
     async def _load(self, table_id: int, guild_id: int | None) -> _Loaded:

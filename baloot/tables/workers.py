@@ -21,6 +21,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Final
 
@@ -64,24 +65,33 @@ def warm_worker() -> None:
     import baloot.ai.levels  # noqa: F401  (the players and the hard AI's search)
 
 
-async def warm_pool(pool: ProcessPoolExecutor, workers: int) -> None:
-    """Start every worker of ``pool`` and load the AI in it (one :func:`warm_worker` each, at once)."""
+def warm_review_worker() -> None:
+    """Run in each review worker at start-up: spawned and with the reviewer loaded while the bot starts,
+    not at the first review, beside tables in play (starting a worker is a second or two of a core's
+    time, at the normal priority until its initializer lowers it)."""
+    import baloot.review.parts  # noqa: F401  (the reviewer, its judge and the hard AI's sampler)
+
+
+async def warm_pool(pool: ProcessPoolExecutor, workers: int, warm: Callable[[], None] = warm_worker) -> None:
+    """Start every worker of ``pool`` and load its code in it (one ``warm`` each, at once: the AI's by
+    default, :func:`warm_review_worker` for the review pool)."""
     loop = asyncio.get_running_loop()
-    await asyncio.gather(*(loop.run_in_executor(pool, warm_worker) for _ in range(workers)))
+    await asyncio.gather(*(loop.run_in_executor(pool, warm) for _ in range(workers)))
 
 
 REVIEW_NICENESS: Final = 19
 """The review workers' CPU priority (``nice``): the lowest, so that a table's bots always go first."""
 
 
-def review_worker_init(parent_pid: int) -> None:
+def review_worker_init(parent_pid: int, brake: ReviewBrake | None = None) -> None:
     """Review worker initializer: run at the lowest CPU priority, offer the core back after every
-    play-out (:func:`offer_the_core`), then die with the bot (its watcher thread, started here, inherits
-    the priority)."""
+    play-out (:func:`offer_the_core`) and, given the bot's ``brake``, wait there while the bot answers an
+    interaction (:meth:`ReviewBrake.pause`); then die with the bot (its watcher thread, started here,
+    inherits the priority)."""
     from ..review.parts import pause_after_playouts  # here: the other workers never load the reviewer
 
     lowest_priority()
-    pause_after_playouts(offer_the_core)
+    pause_after_playouts(offer_the_core if brake is None else brake.pause)
     die_with_parent(parent_pid)
 
 
@@ -90,6 +100,50 @@ def offer_the_core() -> None:
     woke meanwhile gets the core now rather than at the next scheduler tick."""
     with contextlib.suppress(OSError, AttributeError):  # no sched_yield on this platform: no pause
         os.sched_yield()
+
+
+LONGEST_WAIT: Final = 0.05
+"""The longest a review worker waits at one pause for the brake (:meth:`ReviewBrake.pause`): under any
+load it still plays out at least one deal every 50 ms, so that a review always ends."""
+
+
+class ReviewBrake:
+    """Holds the review workers back while the bot answers an interaction.
+
+    One number in memory that the bot and its review workers share: the (monotonic, system-wide) time
+    until which a worker waits at its pause after a play-out. The bot calls :meth:`hold` for every
+    interaction it receives (``cogs/buttons.py``); a worker then finishes its play-out (about a
+    millisecond), offers the core back and sleeps until ``hold_seconds`` after the last interaction,
+    at most :data:`LONGEST_WAIT` at a time. Where the review workers must share the bot's cores, the
+    lowest CPU priority alone does not keep them from slowing a press: a woken bot thread still waits
+    for the core (the next tick, or a worker's pause) and each press wakes it several times.
+    Measured on a 2-core machine at 200 tables with four reviews in four workers
+    (``scripts/bench_tables.py --tables 200 --hands 1 --think 1.5 --reviews 4``): press p99 bot side
+    11.6-19.3 ms without reviews, 57-68 ms with them, 10.3-20.1 ms with them and a 10 ms brake (the
+    reviews then got about 80 % of a core instead of 125-140 %). ``REVIEW_YIELD_MS`` sets
+    ``hold_seconds`` (``cogs/settings.py``).
+    """
+
+    def __init__(self, hold_seconds: float) -> None:
+        self.hold_seconds = hold_seconds
+        self.until = multiprocessing.get_context("spawn").RawValue(ctypes.c_double, 0.0)
+        """Shared with the review workers (passed to them as they start: :func:`review_pool`)."""
+
+    def hold(self) -> None:
+        """(The bot) an interaction came: the review workers wait for ``hold_seconds`` from now."""
+        self.until.value = time.monotonic() + self.hold_seconds
+
+    def held(self) -> bool:
+        """Whether the workers are held now."""
+        return self.until.value > time.monotonic()
+
+    def pause(self) -> None:
+        """(A review worker, after every play-out) offer the core back, then wait while the brake is held,
+        at most :data:`LONGEST_WAIT`."""
+        offer_the_core()
+        end = time.monotonic() + LONGEST_WAIT
+        while (left := min(self.until.value, end) - time.monotonic()) > 0:
+            time.sleep(left)
 
 
 def lowest_priority() -> None:
@@ -114,13 +168,14 @@ def nice_at_least(niceness: int) -> None:
         os.nice(max(0, niceness - os.nice(0)))
 
 
-def review_pool(workers: int) -> ProcessPoolExecutor:
-    """The bot's pool of game-review workers (spawn context, lowest CPU priority, dying with this process)."""
+def review_pool(workers: int, brake: ReviewBrake | None = None) -> ProcessPoolExecutor:
+    """The bot's pool of game-review workers (spawn context, lowest CPU priority, held by ``brake`` where
+    given, dying with this process)."""
     return ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=review_worker_init,
-        initargs=(os.getpid(),),
+        initargs=(os.getpid(), brake),
     )
 
 

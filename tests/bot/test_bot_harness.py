@@ -244,6 +244,7 @@ def bot_env(db: Path, **extra: str) -> dict[str, str]:
         "TURN_SECONDS": "60",
         "BOT_DELAY_SECONDS": "0.05",
         "AI_WORKERS": "0",
+        "REVIEW_WORKERS": "0",  # reviews (asked for, or of finished matches) in a thread of the bot
         "LOG_LEVEL": "INFO",
     }
     env.update(extra)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs.settings import ConfigError, load_settings
+from cogs.settings import REVIEW_YIELD_MS_SHARING, ConfigError, default_review_yield_ms, load_settings, usable_cores
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,6 +51,8 @@ def test_missing_token_is_a_clear_error() -> None:
         ("WEB_PORT", "70000"),
         ("PUBLIC_URL", "ftp-host"),
         ("DISCORD_CLIENT_ID", "my-app"),
+        ("REVIEW_YIELD_MS", "-1"),
+        ("REVIEW_YIELD_MS", "5000"),
     ],
 )
 def test_bad_values_name_the_setting_not_the_value(name: str, value: str) -> None:
@@ -96,3 +98,19 @@ def test_web_table_and_activity_settings_hide_the_client_secret() -> None:
     assert settings.client_secret == "oauth-secret-value" and "oauth-secret-value" not in repr(settings)
     with pytest.raises(ConfigError, match="WEB_PORT"):
         load_settings({"DISCORD_TOKEN": "t", "DISCORD_CLIENT_SECRET": "s"})
+
+
+def test_review_workers_pause_after_interactions_only_where_they_share_the_bots_cores() -> None:
+    """``REVIEW_YIELD_MS``: by default the review workers pause after each interaction where the machine has fewer
+    cores than the workers plus two (the bot's loop, the rest); set, it is taken as it is (0: never)."""
+    assert default_review_yield_ms(1, 2) == REVIEW_YIELD_MS_SHARING > 0
+    assert default_review_yield_ms(4, 4) == REVIEW_YIELD_MS_SHARING
+    assert default_review_yield_ms(1, 3) == 0 and default_review_yield_ms(4, 16) == 0
+    assert default_review_yield_ms(0, 1) == 0  # no review workers: reviews run in the AI's pool, no brake
+    cores = usable_cores()
+    assert cores >= 1
+    for workers in (1, 4):
+        settings = load_settings({"DISCORD_TOKEN": "t", "REVIEW_WORKERS": str(workers)})
+        assert settings.review_yield_ms == default_review_yield_ms(workers, cores)
+    assert load_settings({"DISCORD_TOKEN": "t", "REVIEW_YIELD_MS": "0", "REVIEW_WORKERS": "8"}).review_yield_ms == 0
+    assert load_settings({"DISCORD_TOKEN": "t", "REVIEW_YIELD_MS": " 25 "}).review_yield_ms == 25

@@ -18,6 +18,7 @@ import gc
 import importlib
 import pkgutil
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -28,9 +29,15 @@ from discord.ext import commands
 import cogs
 from baloot.engine.actions import Action, ActionType
 from baloot.render import encode_action_id, encode_table_id
+from baloot.storage import Storage
+from baloot.tables.reviews import ReviewService
+from baloot.tables.service import TableService
+from baloot.tables.workers import ReviewBrake
 from cogs import EXTENSIONS, buttons
 from cogs.buttons import DYNAMIC_ITEMS, ActionButton, TableButton, on_press
 from cogs.items import add_items, item_templates, registered_items, remove_items, template_of
+from cogs.presentation.runtime import Languages, Runtime
+from cogs.presentation.shown import ShownTables
 from cogs.transport import wire
 from cogs.transport.forward import forwarded_interaction, forwarded_payload
 from cogs.transport.wire import discord_response, is_answered, response_type
@@ -90,10 +97,13 @@ class Pressed:
         monkeypatch.setattr(TableButton, "callback", table_callback)
 
 
-async def gateway_press(payload: dict[str, Any], *extra: type[discord.ui.DynamicItem[Any]]) -> None:
-    """A bot as ``bot.py`` sets it up (its dynamic items, and ``extra``; the listener) receives ``payload``
-    from the gateway."""
+async def gateway_press(payload: dict[str, Any], *extra: type[discord.ui.DynamicItem[Any]],
+                        setup: Callable[[commands.Bot], None] | None = None) -> None:
+    """A bot as ``bot.py`` sets it up (its dynamic items, and ``extra``; the listener; ``setup``'s part) receives
+    ``payload`` from the gateway."""
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    if setup is not None:
+        setup(bot)
     await bot._async_setup_hook()  # the loop, as login would set it
     state = bot._connection
     state.user = discord.ClientUser(state=state, data={  # logged in
@@ -122,6 +132,30 @@ async def test_an_action_press_is_answered_by_the_listener_without_a_view(
     assert interaction.channel_id == 44 and interaction.guild_id == (66 if guild else None)
     assert interaction.message is not None and interaction.message.id == 321
     assert not interaction.response.is_done()
+
+
+@pytest.mark.parametrize("custom_id", [ACTION_ID, "no-such-button"], ids=["action", "unknown"])
+async def test_every_interaction_has_the_review_workers_make_way(
+        custom_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The listener holds the review workers' brake first (``baloot/tables/workers.py``, ``ReviewBrake``), for
+    any interaction: they pause while the bot answers it."""
+    pressed = Pressed(monkeypatch)
+    storage = await Storage.open(tmp_path / "t.db")
+    try:
+        service = TableService(storage)
+        brake = ReviewBrake(hold_seconds=600.0)
+        reviews = ReviewService(storage, brake=brake)
+
+        def attach(bot: commands.Bot) -> None:
+            bot.runtime = Runtime(bot, service, ShownTables(), Languages(service, bot, "en"),  # type: ignore[attr-defined]
+                                  reviews=reviews)
+
+        assert not brake.held()
+        await gateway_press(press_payload(custom_id, guild=True), setup=attach)
+    finally:
+        await storage.close()
+    assert brake.held()
+    assert len(pressed.actions) + len(pressed.refused) == 1  # and the press went on as before
 
 
 class Road:
