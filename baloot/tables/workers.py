@@ -119,9 +119,9 @@ class ReviewBrake:
     for the core (the next tick, or a worker's pause) and each press wakes it several times.
     Measured on a 2-core machine at 200 tables with four reviews in four workers
     (``scripts/bench_tables.py --tables 200 --hands 1 --think 1.5 --reviews 4``): press p99 bot side
-    11.6-19.3 ms without reviews, 57-68 ms with them, 10.3-20.1 ms with them and a 10 ms brake (the
-    reviews then got about 80 % of a core instead of 125-140 %). ``REVIEW_YIELD_MS`` sets
-    ``hold_seconds`` (``cogs/settings.py``).
+    about three times that of a run without reviews before the brake; with a 10 ms brake, within 10 %
+    of it (or below) in 6 runs of 9 (the reviews then got about 80 % of a core instead of 115-140 %).
+    ``REVIEW_YIELD_MS`` sets ``hold_seconds`` (``cogs/settings.py``).
     """
 
     def __init__(self, hold_seconds: float) -> None:
