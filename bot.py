@@ -47,7 +47,7 @@ from baloot.storage.startup import StartupRefused, check_database
 from baloot.tables import TableService
 from baloot.tables.leases import ShardLeases
 from baloot.tables.reviews import ReviewService
-from baloot.tables.workers import ReviewBrake, review_pool, warm_pool, warm_review_worker, worker_pool
+from baloot.tables.workers import ReviewBrake, review_pool, warm_pool, worker_pool
 from baloot.web.oauth import DiscordOAuth, OAuthSettings
 from baloot.web.server import WebTable, serve
 from cogs import EXTENSIONS
@@ -115,10 +115,12 @@ class BalootClient(_Client):
         self.storage = storage = await Storage.open(
             settings.database_url or settings.database_path, synchronous=settings.database_sync
         )
-        warming: asyncio.Future[Any] | None = None
+        # worker pools started now, each with what to log if it could not be (it then starts with its first task)
+        warmings: list[tuple[asyncio.Future[Any], str]] = []
         if settings.ai_workers > 0:
             self.executor = worker_pool(settings.ai_workers)  # its workers die with this process
-            warming = asyncio.ensure_future(warm_pool(self.executor, settings.ai_workers))
+            warmings.append((asyncio.ensure_future(warm_pool(self.executor, settings.ai_workers)),
+                             "could not start the AI workers ahead; they start with the first move"))
         self.service = service = TableService(
             storage,
             turn_seconds_default=float(settings.turn_seconds),
@@ -132,13 +134,12 @@ class BalootClient(_Client):
             if settings.shard_count is not None else None,
         )
         brake: ReviewBrake | None = None
-        review_warming: asyncio.Future[Any] | None = None
         if settings.review_workers > 0:  # reviews at the lowest CPU priority, never in the AI's queue
             if settings.review_yield_ms > 0:  # and pausing while the bot answers an interaction
                 brake = ReviewBrake(settings.review_yield_ms / 1000)
             self.review_executor = review_pool(settings.review_workers, brake)
-            review_warming = asyncio.ensure_future(
-                warm_pool(self.review_executor, settings.review_workers, warm_review_worker))
+            warmings.append((asyncio.ensure_future(warm_pool(self.review_executor, settings.review_workers, os.getpid)),
+                             "could not start the review workers ahead; they start with the first review"))
         reviews = ReviewService(storage, self.review_executor or self.executor, samples=settings.review_samples,
                                 brake=brake)
         if settings.review_auto:  # every finished match reviewed in the background (REVIEW_AUTO=0: off)
@@ -178,16 +179,13 @@ class BalootClient(_Client):
         if settings.table_pictures != "off":
             await asyncio.to_thread(warm_up)  # the pictures' fonts and palette
             await CARD_EMOJIS.load(self, settings.card_colors)  # card emojis; the missing ones are created meanwhile
-        if warming is not None:  # the AI loaded in its workers before any bot of a resumed table moves
+        # the AI loaded in its workers before any bot of a resumed table moves, and the review workers
+        # started now rather than at the first review, beside tables in play
+        for warming, failed in warmings:
             try:
                 await warming
             except Exception:
-                log.exception("could not start the AI workers ahead; they start with the first move")
-        if review_warming is not None:  # the review workers started now, not at the first review beside tables
-            try:
-                await review_warming
-            except Exception:
-                log.exception("could not start the review workers ahead; they start with the first review")
+                log.exception(failed)
         if settings.web_port is not None:
             await self.start_web(service)
         resumed = await service.resume_all()

@@ -65,16 +65,9 @@ def warm_worker() -> None:
     import baloot.ai.levels  # noqa: F401  (the players and the hard AI's search)
 
 
-def warm_review_worker() -> None:
-    """Run in each review worker at start-up: spawned and with the reviewer loaded while the bot starts,
-    not at the first review, beside tables in play (starting a worker is a second or two of a core's
-    time, at the normal priority until its initializer lowers it)."""
-    import baloot.review.parts  # noqa: F401  (the reviewer, its judge and the hard AI's sampler)
-
-
-async def warm_pool(pool: ProcessPoolExecutor, workers: int, warm: Callable[[], None] = warm_worker) -> None:
+async def warm_pool(pool: ProcessPoolExecutor, workers: int, warm: Callable[[], object] = warm_worker) -> None:
     """Start every worker of ``pool`` and load its code in it (one ``warm`` each, at once: the AI's by
-    default, :func:`warm_review_worker` for the review pool)."""
+    default; for the review pool any task will do, its initializer loads the reviewer)."""
     loop = asyncio.get_running_loop()
     await asyncio.gather(*(loop.run_in_executor(pool, warm) for _ in range(workers)))
 
