@@ -217,7 +217,7 @@ async def test_a_watcher_sees_the_public_view_and_cannot_sit(tmp_path: Path) -> 
         assert not {c["code"] for c in mine["hand"]} & set(frame.get("played") or []) - {
             frame["up_card"]["code"] if frame.get("up_card") else ""}
         await watcher.send({"type": "sit", "name": "Eve"})
-        error = await watcher.receive()
+        error = await watcher.error_reply()
         assert error["type"] == "error" and "table link" in error["message"]
         assert len(service.table_info(LOCAL_CHANNEL).humans) == 1
         await player.close()
@@ -233,9 +233,7 @@ async def test_one_seat_per_user(tmp_path: Path) -> None:
         await first.send({"type": "sit", "name": "Ali"})
         await first.state_where(lambda f: f["seat"] == 0)
         await second.send({"type": "sit", "name": "Ali again"})
-        error = await second.receive()
-        while error["type"] != "error":
-            error = await second.receive()
+        error = await second.error_reply()
         assert "already" in error["message"].lower()
         info = service.table_info(LOCAL_CHANNEL)
         assert len(info.humans) == 1 and info.seats[0] is not None and info.seats[0].user_id == web_user_id(

@@ -93,6 +93,15 @@ class PageClient:
             if frame.get("type") == "state" and check(frame):
                 return frame
 
+    async def error_reply(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next error frame, past the states the table broadcast meanwhile (bots keep playing)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            frame = await self.receive(max(0.01, deadline - asyncio.get_running_loop().time()))
+            if frame.get("type") == "error":
+                return frame
+            assert frame.get("type") == "state", frame
+
     async def send(self, obj: dict[str, Any]) -> None:
         await self.ws.send_str(json.dumps(obj))
 
