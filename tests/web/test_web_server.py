@@ -142,18 +142,18 @@ async def test_taps_are_checked_like_presses_and_change_nothing(tmp_path: Path) 
         page, frame = frames[other]
         # not their turn
         await page.send({"type": "act", "action": {"type": "pass"}, "version": frame["version"]})
-        assert (await page.receive())["type"] == "error"
+        await page.error_reply()
         # someone else's hand
         await page.send({"type": "act", "action": {"seat": to_move, "type": "pass"}, "version": frame["version"]})
-        error = await page.receive()
-        assert error["type"] == "error" and "not your cards" in error["message"].lower()
+        error = await page.error_reply()
+        assert "not your cards" in error["message"].lower()
         # a stale version
         mover, mover_frame = frames[to_move]
         await mover.send({"type": "act", "action": {"type": "pass"}, "version": [0, 99]})
-        assert (await mover.receive())["type"] == "error"
+        await mover.error_reply()
         # a card not held / not an action
         await mover.send({"type": "act", "action": {"type": "play", "card": "ZZ"}, "version": mover_frame["version"]})
-        assert (await mover.receive())["type"] == "error"
+        await mover.error_reply()
         assert table_state(service) == before
         for page in pages:
             await page.close()
