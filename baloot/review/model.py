@@ -26,6 +26,10 @@ DEFAULT_SAMPLES: Final = 128
 """Sampled deals per judged decision: the command line's and the bot's budget (``--bench``: p95
 about 2 s a hand on one core with the compiled engine, 97% of flags stable across seeds)."""
 
+MAX_SAMPLES: Final = 2048
+"""The most sampled deals per decision the command line and ``REVIEW_SAMPLES`` take (16 times the default:
+about half a minute a hand, where a larger count would hold a worker for many minutes)."""
+
 LABELS: Final = ("inaccuracy", "mistake", "blunder")
 
 UNLUCKY: Final = "unlucky"

@@ -8,7 +8,7 @@ import os
 import sys
 
 from ..engine.records import replay_text
-from ..review.model import DEFAULT_SAMPLES
+from ..review.model import DEFAULT_SAMPLES, MAX_SAMPLES
 
 RECORD_LIMIT = 64 * 1024 * 1024
 """The largest record ``replay`` reads, in bytes (a 100-hand record is well under 1 MiB)."""
@@ -101,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     p_review.add_argument("--hand", type=int, help="review only this hand (0-based)")
     p_review.add_argument("--seed", type=int, default=0, help="seed of the sampled deals")
     p_review.add_argument("--json", action="store_true", help="print one JSON object")
-    p_review.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="sampled deals per judged decision")
+    p_review.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
+                          help=f"sampled deals per judged decision (1 to {MAX_SAMPLES})")
     p_review.add_argument("--bench", action="store_true", help="measure the reviewer on AI games instead")
     p_review.add_argument("--matches", type=int, default=10, help="--bench: duplicate match pairs for ranking")
     p_review.add_argument("--hands", type=int, default=10, help="--bench: hands for time and stability")
@@ -131,14 +132,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "replay":
         return _replay(args.file)
     if args.command == "review":
+        if not 1 <= args.samples <= MAX_SAMPLES:
+            parser.error(f"--samples must be 1 to {MAX_SAMPLES}, not {args.samples}")
         if args.bench:
             from .review_bench import run_review_bench
 
             return run_review_bench(args.hands, args.matches, args.samples, args.seed, args.minutes)
         if args.record is None:
             parser.error("review needs a RECORD (a file or -), or --bench")
-        if args.samples < 1:
-            parser.error("--samples must be at least 1")
         return _review(args)
     if args.command == "bench":
         from .bench import run_bench

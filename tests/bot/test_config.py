@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from baloot.review import DEFAULT_SAMPLES, MAX_SAMPLES
 from cogs.settings import REVIEW_YIELD_MS_SHARING, ConfigError, default_review_yield_ms, load_settings, usable_cores
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,6 +54,8 @@ def test_missing_token_is_a_clear_error() -> None:
         ("DISCORD_CLIENT_ID", "my-app"),
         ("REVIEW_YIELD_MS", "-1"),
         ("REVIEW_YIELD_MS", "5000"),
+        ("REVIEW_SAMPLES", "-5"),
+        ("REVIEW_SAMPLES", "2049"),
     ],
 )
 def test_bad_values_name_the_setting_not_the_value(name: str, value: str) -> None:
@@ -98,6 +101,14 @@ def test_web_table_and_activity_settings_hide_the_client_secret() -> None:
     assert settings.client_secret == "oauth-secret-value" and "oauth-secret-value" not in repr(settings)
     with pytest.raises(ConfigError, match="WEB_PORT"):
         load_settings({"DISCORD_TOKEN": "t", "DISCORD_CLIENT_SECRET": "s"})
+
+
+def test_review_samples_take_the_range_of_the_command_line() -> None:
+    """``REVIEW_SAMPLES`` and ``python -m baloot review --samples`` take the same counts (1 to MAX_SAMPLES)."""
+    assert load_settings({"DISCORD_TOKEN": "t"}).review_samples == DEFAULT_SAMPLES
+    assert load_settings({"DISCORD_TOKEN": "t", "REVIEW_SAMPLES": str(MAX_SAMPLES)}).review_samples == MAX_SAMPLES
+    with pytest.raises(ConfigError, match="REVIEW_SAMPLES"):
+        load_settings({"DISCORD_TOKEN": "t", "REVIEW_SAMPLES": str(MAX_SAMPLES + 1)})
 
 
 def test_review_workers_pause_after_interactions_only_where_they_share_the_bots_cores() -> None:

@@ -224,6 +224,9 @@ def test_an_invalid_record_exits_1_with_the_error_object(tmp_path: Path) -> None
         assert done.returncode == 1 and done.stderr == b""
         error = json.loads(done.stdout)["error"]
         assert set(error) == {"hand", "action", "message"} and error["message"]
+    for samples in ("0", "2049"):  # out of range: refused before anything is read (argparse's exit 2)
+        done = run_review([str(GOLDEN), "--samples", samples])
+        assert done.returncode == 2 and b"--samples must be 1 to 2048" in done.stderr and done.stdout == b""
     first = json.loads(run_review([str(bad)]).stdout)["error"]
     assert (first["hand"], first["action"]) == (0, 0)
 
