@@ -83,24 +83,28 @@ class PageClient:
         self.frames.append(frame)
         return frame
 
+    async def frame_where(self, check: Any, timeout: float = 10.0) -> dict[str, Any]:
+        """The next frame that satisfies ``check``, within ``timeout`` seconds."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            frame = await self.receive(max(0.01, deadline - asyncio.get_running_loop().time()))
+            if check(frame):
+                return frame
+
     async def state_where(self, check: Any, timeout: float = 10.0) -> dict[str, Any]:
         """Frames until one satisfies ``check`` (the newest state may already be it)."""
         if self.frames and self.frames[-1].get("type") == "state" and check(self.frames[-1]):
             return self.frames[-1]
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
-            frame = await self.receive(max(0.01, deadline - asyncio.get_running_loop().time()))
-            if frame.get("type") == "state" and check(frame):
-                return frame
+        return await self.frame_where(lambda f: f.get("type") == "state" and check(f), timeout)
 
     async def error_reply(self, timeout: float = 10.0) -> dict[str, Any]:
         """The next error frame, past the states the table broadcast meanwhile (bots keep playing)."""
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
-            frame = await self.receive(max(0.01, deadline - asyncio.get_running_loop().time()))
-            if frame.get("type") == "error":
-                return frame
-            assert frame.get("type") == "state", frame
+
+        def is_error(frame: dict[str, Any]) -> bool:
+            assert frame.get("type") in ("state", "error"), frame
+            return bool(frame["type"] == "error")
+
+        return await self.frame_where(is_error, timeout)
 
     async def send(self, obj: dict[str, Any]) -> None:
         await self.ws.send_str(json.dumps(obj))
