@@ -57,6 +57,11 @@ async def _switch_to_wal(conn: aiosqlite.Connection) -> None:
         delay = min(2 * delay, 0.25)
 
 
+def _open_and_close(path: Path) -> None:
+    """Open the database file as aiosqlite will (creating it if missing), and close it again."""
+    sqlite3.connect(path, isolation_level=None).close()
+
+
 def storage_error(exc: sqlite3.Error) -> StorageError:
     """The storage layer's error for an SQLite error: transient faults are :class:`StorageUnavailable`."""
     code = getattr(exc, "sqlite_errorname", None) or ""
@@ -130,18 +135,12 @@ class SqliteDatabase(Database):
         where = Path(path)
         if str(where) != ":memory:":
             where.parent.mkdir(parents=True, exist_ok=True)
-        connecting = aiosqlite.connect(where, isolation_level=None)
-        try:
-            with mapped():
-                conn = await connecting
-        except BaseException:
-            # aiosqlite stops its worker thread without waiting for it; let it finish while the loop
-            # still runs, or its last callback lands on a closed loop (a traceback after a clean refusal).
-            thread = getattr(connecting, "_thread", None)
-            if thread is not None:
-                await asyncio.to_thread(thread.join, 1.0)
-                await asyncio.sleep(0)
-            raise
+        with mapped():
+            # A file that cannot be opened is refused here, by the standard library, before aiosqlite
+            # starts its worker thread: on a failed open aiosqlite stops that thread without waiting for
+            # it, and its last callback could land on a closed loop (a traceback after a clean refusal).
+            await asyncio.to_thread(_open_and_close, where)
+            conn = await aiosqlite.connect(where, isolation_level=None)
         db = cls(conn, where)
         try:
             with mapped():
