@@ -74,6 +74,7 @@ import random
 import re
 import signal
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -314,6 +315,9 @@ class Bench:
             env |= {"REVIEW_WORKERS": str(workers), "REVIEW_AUTO": "1"}
         if self.args.processes > 1:
             env |= {"SHARD_COUNT": str(self.args.processes), "SHARD_IDS": str(shard)}
+        if self.args.flush_delay:
+            env |= {"LD_PRELOAD": str(slow_flush_library(self.db.parent)),
+                    "BALOOT_FLUSH_DELAY_US": str(round(self.args.flush_delay * 1000))}
         return env
 
     # -- watching: one waiter for every table --------------------------------------------------
@@ -742,6 +746,19 @@ def log_problems(output: str) -> list[str]:
     return found
 
 
+def slow_flush_library(folder: Path) -> Path:
+    """``scripts/slow_flush.c`` built into ``folder`` (``--flush-delay``: a disk slower to flush)."""
+    library = folder / "slow_flush.so"
+    if not library.exists():
+        compiler = os.environ.get("CC", "cc")
+        built = subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", str(library),
+                                str(REPO / "scripts" / "slow_flush.c"), "-ldl"],
+                               capture_output=True, text=True, check=False)
+        if built.returncode != 0:
+            raise SystemExit(f"--flush-delay needs a C compiler ({compiler}): {built.stderr.strip()}")
+    return library
+
+
 async def run_one(n: int, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-tables-", dir=args.db_dir) as tmp:
         env = DiscordEnv(validate_schema=args.validate,
@@ -804,7 +821,7 @@ def print_figures(results: list[dict[str, Any]], args: argparse.Namespace) -> No
     print(f"bench_tables: hands={args.hands} think={args.think}s seed={args.seed} target={args.target} "
           f"schema_validation={'on' if args.validate else 'off'} log_level={args.log_level} play={args.play} "
           f"database={'PostgreSQL' if args.database_url else 'SQLite'} processes={args.processes} "
-          f"reviews={args.reviews}")
+          f"reviews={args.reviews}" + (f" flush_delay={args.flush_delay:g}ms" if args.flush_delay else ""))
     header = " " * width + "".join(f"  {'N=' + str(r['tables']) + (' TIMEOUT' if r['timed_out'] else ''):>18}"
                                    for r in results)
     print(header)
@@ -865,6 +882,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "all also private views, 0 text only")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' random choices")
     parser.add_argument("--sync", default="FULL", choices=["FULL", "NORMAL"], help="the bot's DATABASE_SYNC")
+    parser.add_argument("--flush-delay", type=float, default=0.0, metavar="MS",
+                        help="make every flush to disk (fsync, fdatasync) of the bot take MS milliseconds longer, "
+                             "as on a slower disk (scripts/slow_flush.c through LD_PRELOAD; needs a C compiler)")
     parser.add_argument("--target", type=int, default=1000, help="match target (high: the match outlasts the run)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds allowed per N before it is cut short")
     parser.add_argument("--think", type=float, default=0.0,
@@ -916,6 +936,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--processes above 1 needs PostgreSQL (--database-url or --postgres)")
     if args.postgres and args.database_url:
         parser.error("give --postgres or --database-url, not both")
+    if not 0 <= args.flush_delay <= 1000:
+        parser.error("--flush-delay must be 0 to 1000 ms")
+    if args.flush_delay and (args.postgres or args.database_url):
+        parser.error("--flush-delay slows the bot's SQLite file; PostgreSQL flushes in its own server")
     return args
 
 

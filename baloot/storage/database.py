@@ -132,3 +132,9 @@ class Database(ABC):
         """One write statement in its own transaction; returns the rows changed."""
         async with self.transaction() as tx:
             return await tx.execute(sql, params)
+
+    async def append(self, sql: str, row: SqlParams) -> None:
+        """One ``INSERT`` of one row, stored (committed, and flushed where the backend flushes) before it
+        returns, or refused with the storage layer's error and nothing stored. Rows appended at the same
+        moment may share one commit (:class:`~baloot.storage.sqlite_backend.SqliteDatabase`)."""
+        await self.execute(sql, row)

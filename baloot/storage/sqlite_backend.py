@@ -1,10 +1,11 @@
 """SQLite through aiosqlite: the embedded default (one process, a file under ``data/``).
 
 One :class:`SqliteDatabase` wraps one aiosqlite connection in autocommit mode.
-Every write runs in :meth:`SqliteDatabase.transaction`, which holds an
-asyncio lock so that the statements of concurrent tables never interleave on
-the shared connection; a transaction is committed (and, with
-``synchronous=FULL``, flushed to disk) before it returns. Driver errors come
+Every write runs under an asyncio lock so that the statements of concurrent
+tables never interleave on the shared connection; a write is committed (and,
+with ``synchronous=FULL``, flushed to disk) before it returns. The actions that
+tables append while a commit is under way share the next one
+(:meth:`SqliteDatabase.append`, group commit). Driver errors come
 out as :class:`StorageUnavailable` (locked, busy, full, I/O),
 :class:`StorageConflict` (a constraint) or :class:`StorageError`.
 """
@@ -113,8 +114,26 @@ class SqliteConnection(Connection):
         return cur.lastrowid
 
 
+class _Append:
+    """A row waiting for the next group commit, and the caller waiting for it."""
+
+    __slots__ = ("done", "row", "sql")
+
+    def __init__(self, sql: str, row: SqlParams, done: asyncio.Future[None]) -> None:
+        self.sql = sql
+        self.row = row
+        self.done = done
+
+
 class SqliteDatabase(Database):
-    """A migrated SQLite database behind one connection."""
+    """A migrated SQLite database behind one connection.
+
+    Group commit (:meth:`append`): SQLite commits one transaction at a time and, with
+    ``synchronous=FULL``, waits for the disk at each commit, so the actions of many
+    tables, each committed on its own, queue behind one another's flushes. An
+    action appended while the connection is busy waits for the next commit, which
+    stores every row that arrived meanwhile in one transaction and one flush.
+    """
 
     dialect = SQLITE
 
@@ -123,6 +142,8 @@ class SqliteDatabase(Database):
         self._tx = SqliteConnection(conn)
         self.path = path
         self._lock = asyncio.Lock()
+        self._appends: list[_Append] = []
+        self._committing: asyncio.Task[None] | None = None
         self.closed = False
 
     @classmethod
@@ -198,3 +219,68 @@ class SqliteDatabase(Database):
         """
         async with self._lock:
             return await self._tx.execute(sql, params)
+
+    async def append(self, sql: str, row: SqlParams) -> None:
+        """One ``INSERT`` of one row, committed (and flushed) before it returns: on its own when the
+        connection is free (one trip to the database thread), else with the rows that arrive while it
+        is busy, in one transaction and one flush (group commit). A row that cannot be stored fails
+        alone: after a failed group, each of its rows is tried on its own, as :meth:`execute` would.
+        """
+        if not self._appends and not self._lock.locked():
+            async with self._lock:
+                await self._tx.execute(sql, row)
+            return
+        done = asyncio.get_running_loop().create_future()
+        self._appends.append(_Append(sql, row, done))
+        if self._committing is None:
+            self._committing = asyncio.create_task(self._commit_appends())
+        await done
+
+    async def _commit_appends(self) -> None:
+        """Store every waiting row once the connection is free (those that arrive until then too)."""
+        batch: list[_Append] = []
+        try:
+            async with self._lock:
+                batch, self._appends, self._committing = self._appends, [], None
+                await self._store(batch)
+        except BaseException as exc:  # the connection closed, or cancelled at shutdown
+            if not batch:  # still waiting for the lock: the rows queued so far are this task's
+                batch, self._appends, self._committing = self._appends, [], None
+            refusal = exc if isinstance(exc, Exception) else StorageError("SQLite: the bot is stopping")
+            for item in batch:
+                if not item.done.done():
+                    item.done.set_exception(refusal)
+            if not isinstance(exc, Exception):
+                raise
+
+    async def _store(self, batch: list[_Append]) -> None:
+        """``batch`` in one transaction (runs of one statement as one ``executemany``); if that fails, each
+        row on its own, so that each caller gets its own row's result. Called with the lock held."""
+        if len(batch) > 1:
+            try:
+                with mapped():
+                    await self._conn.execute("BEGIN IMMEDIATE")
+                    start = 0
+                    while start < len(batch):
+                        end = start + 1
+                        while end < len(batch) and batch[end].sql == batch[start].sql:
+                            end += 1
+                        await self._conn.executemany(batch[start].sql, [item.row for item in batch[start:end]])
+                        start = end
+                    await self._conn.execute("COMMIT")
+            except StorageError:
+                await self._rollback()
+            else:
+                for item in batch:
+                    if not item.done.done():
+                        item.done.set_result(None)
+                return
+        for item in batch:
+            try:
+                await self._tx.execute(item.sql, item.row)
+            except StorageError as exc:
+                if not item.done.done():
+                    item.done.set_exception(exc)
+            else:
+                if not item.done.done():
+                    item.done.set_result(None)

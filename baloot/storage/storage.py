@@ -445,7 +445,7 @@ class Storage:
         row = (table_id, hand_no, idx, dumps_plain(action), by_user_id, int(auto), now)
         if result is None:  # one statement: atomic on its own (the hot path)
             if fence is None:
-                await self.db.execute(insert, row)
+                await self.db.append(insert, row)
             elif not await self.db.execute(self._fenced_insert(), (*row, *leases.guard_params(fence))):
                 raise leases.LeaseLost(fence)
             return
