@@ -15,18 +15,20 @@ static useconds_t delay_us(void) {
     return value ? (useconds_t)strtoul(value, NULL, 10) : 0;
 }
 
-int fsync(int fd) {
-    static int (*real)(int);
-    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
-    int result = real(fd);
+/* The real call (found once, in the next library that defines it), then the delay. */
+static int delayed(const char *name, int (**real)(int), int fd) {
+    if (!*real) *real = (int (*)(int))dlsym(RTLD_NEXT, name);
+    int result = (*real)(fd);
     usleep(delay_us());
     return result;
 }
 
+int fsync(int fd) {
+    static int (*real)(int);
+    return delayed("fsync", &real, fd);
+}
+
 int fdatasync(int fd) {
     static int (*real)(int);
-    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
-    int result = real(fd);
-    usleep(delay_us());
-    return result;
+    return delayed("fdatasync", &real, fd);
 }
