@@ -16,6 +16,8 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager, suppress
+from itertools import groupby
+from operator import attrgetter
 from pathlib import Path
 from typing import Final
 
@@ -124,6 +126,14 @@ class _Append:
         self.row = row
         self.done = done
 
+    def settle(self, error: BaseException | None = None) -> None:
+        """Tell the caller: stored, or ``error`` (unless it stopped waiting)."""
+        if not self.done.done():
+            if error is None:
+                self.done.set_result(None)
+            else:
+                self.done.set_exception(error)
+
 
 class SqliteDatabase(Database):
     """A migrated SQLite database behind one connection.
@@ -227,8 +237,7 @@ class SqliteDatabase(Database):
         alone: after a failed group, each of its rows is tried on its own, as :meth:`execute` would.
         """
         if not self._appends and not self._lock.locked():
-            async with self._lock:
-                await self._tx.execute(sql, row)
+            await self.execute(sql, row)
             return
         done = asyncio.get_running_loop().create_future()
         self._appends.append(_Append(sql, row, done))
@@ -248,8 +257,7 @@ class SqliteDatabase(Database):
                 batch, self._appends, self._committing = self._appends, [], None
             refusal = exc if isinstance(exc, Exception) else StorageError("SQLite: the bot is stopping")
             for item in batch:
-                if not item.done.done():
-                    item.done.set_exception(refusal)
+                item.settle(refusal)
             if not isinstance(exc, Exception):
                 raise
 
@@ -260,27 +268,19 @@ class SqliteDatabase(Database):
             try:
                 with mapped():
                     await self._conn.execute("BEGIN IMMEDIATE")
-                    start = 0
-                    while start < len(batch):
-                        end = start + 1
-                        while end < len(batch) and batch[end].sql == batch[start].sql:
-                            end += 1
-                        await self._conn.executemany(batch[start].sql, [item.row for item in batch[start:end]])
-                        start = end
+                    for sql, run in groupby(batch, key=attrgetter("sql")):
+                        await self._conn.executemany(sql, [item.row for item in run])
                     await self._conn.execute("COMMIT")
             except StorageError:
                 await self._rollback()
             else:
                 for item in batch:
-                    if not item.done.done():
-                        item.done.set_result(None)
+                    item.settle()
                 return
         for item in batch:
             try:
                 await self._tx.execute(item.sql, item.row)
             except StorageError as exc:
-                if not item.done.done():
-                    item.done.set_exception(exc)
+                item.settle(exc)
             else:
-                if not item.done.done():
-                    item.done.set_result(None)
+                item.settle()
