@@ -261,8 +261,8 @@ async def lobby_press(interaction: discord.Interaction, lobby: LobbyId) -> None:
         if lobby.op == "join":
             info = await in_time(interaction, service.join(channel_id, user.id, user.display_name,
                                                            seat=lobby.seat, team=lobby.team), ephemeral=True)
-            await remember_name(interaction)
             await reply(interaction, join_notice(runtime, info, user.id, user.display_name, locale), ephemeral=True)
+            await remember_name(interaction)  # after the answer: a write that never holds it past Discord's 3 s
         elif lobby.op in ("leave", "quit"):  # quit: the last person, told that leaving closes the table
             left = await in_time(interaction, service.leave(channel_id, user.id, close_if_last=lobby.op == "quit"),
                                  ephemeral=True)

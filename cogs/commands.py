@@ -142,7 +142,6 @@ class BalootCommands(commands.Cog):
             if new_thread:
                 await drop_thread(interaction.client, channel_id)
             raise
-        await remember_name(interaction)
         state = runtime.shown.track(runtime.service.snapshot(info.id))
         language = runtime.language_of(state)
         # The lobby's buttons say how to join: no command in the words (which would stay in the language
@@ -154,12 +153,14 @@ class BalootCommands(commands.Cog):
             runtime.channel.touch(state, LOBBY)
             link = Notice("notice.table_in_thread", seat=0, params=(("thread", f"<#{channel_id}>"),))
             await reply(interaction, render_notice(runtime.render_info(state), link, language), ephemeral=False)
+            await remember_name(interaction)  # after the answer: a write that never holds it past Discord's 3 s
             return
         payload = render_lobby(runtime.render_info(state), info.rules, language)
         message_id = await reply(interaction, payload, ephemeral=False)
         if message_id is not None:
             runtime.channel.adopt(info.id, LOBBY, message_id)
             await runtime.service.remember_message(info.id, LOBBY, info.channel_id, message_id)
+        await remember_name(interaction)
 
     @baloot.command(name=cmd_str("cmd.join.name"), description=cmd_str("cmd.join.desc"))
     @app_commands.rename(**_localized("seat", "team"))
@@ -178,9 +179,9 @@ class BalootCommands(commands.Cog):
             seat=None if seat is None else check_choice(seat, range(1, 5)) - 1,
             team=None if team is None else check_choice(team.value, (0, 1)),
         ), ephemeral=True)
-        await remember_name(interaction)
         await reply(interaction, join_notice(self.runtime, info, interaction.user.id, interaction.user.display_name,
                                              locale), ephemeral=True)
+        await remember_name(interaction)  # after the answer: a write that never holds it past Discord's 3 s
 
     @baloot.command(name=cmd_str("cmd.leave.name"), description=cmd_str("cmd.leave.desc"))
     async def leave(self, interaction: discord.Interaction) -> None:

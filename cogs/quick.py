@@ -42,6 +42,7 @@ from baloot.render.custom_ids import INVITE_ID_TEMPLATE, QUICK_ID_TEMPLATE
 from baloot.render.quick import render_invite, render_invite_note, render_queue, render_queue_over
 from baloot.tables import AlreadySeated, NoTableHere
 from baloot.tables.errors import QueuedAlready
+from baloot.tables.quick import QueueState
 
 from .presentation.private import CANNOT_DM
 from .presentation.queue import queue_payload
@@ -136,10 +137,13 @@ async def join_queue(interaction: discord.Interaction, partner: discord.abc.User
                 log.info("could not delete a queue message of a refused queueing")
         raise
     for uid, (channel_id, message_id, payload) in opened:
-        await service.set_queue_message(uid, channel_id, message_id)
         runtime.queue.track(uid, channel_id, message_id, locale, payload)
-    await runtime.queue(state, ())
+    # Answered first: the writes and edits below wait for the database and the global limit, and the answer
+    # must not wait for them past Discord's 3 s (the queueing itself is stored already).
     await reply(interaction, render_text("quick.queued", locale), ephemeral=True)
+    for uid, (channel_id, message_id, _payload) in opened:
+        await service.set_queue_message(uid, channel_id, message_id)
+    await runtime.queue(state, ())
     await remember_name(interaction)
 
 
@@ -225,25 +229,31 @@ async def answer_invite(interaction: discord.Interaction, accept: bool, asker_id
     partner = interaction.user
     if time.time() > until:
         raise InviteExpired()
-    data = await runtime.client.http.start_private_message(asker_id)
-    asker_channel = int(data["id"])
-    if not accept:
-        await edit_message(runtime.client, asker_channel, asker_message,
-                           render_invite_note("quick.invite_declined", locale, name=partner.display_name))
-        await update(interaction, render_invite_note("quick.invite_you_declined", locale))
-        return
-    asker = await runtime.client.fetch_user(asker_id)
-    state = await in_time(interaction, service.queue_quick(
-        guild_id, asker_id, asker.display_name, partner=(partner.id, partner.display_name), language=language),
-        ephemeral=True, update=True)
-    await service.set_queue_message(asker_id, asker_channel, asker_message)
-    runtime.queue.track(asker_id, asker_channel, asker_message, locale, {})
     assert interaction.message is not None and interaction.channel_id is not None
-    await service.set_queue_message(partner.id, interaction.channel_id, interaction.message.id)
-    mine = queue_payload(state, partner.id, locale, service.quick_bots_after)
-    runtime.queue.track(partner.id, interaction.channel_id, interaction.message.id, locale, mine)
-    await update(interaction, mine)
-    await runtime.queue(state, ())
+    partner_message = (interaction.channel_id, interaction.message.id)
+
+    async def answered_invite() -> tuple[Payload, QueueState | None]:
+        """Everything the answer waits for (the asker's DM, the queue's writes): inside :func:`in_time`."""
+        data = await runtime.client.http.start_private_message(asker_id)
+        asker_channel = int(data["id"])
+        if not accept:
+            await edit_message(runtime.client, asker_channel, asker_message,
+                               render_invite_note("quick.invite_declined", locale, name=partner.display_name))
+            return render_invite_note("quick.invite_you_declined", locale), None
+        asker = await runtime.client.fetch_user(asker_id)
+        state = await service.queue_quick(
+            guild_id, asker_id, asker.display_name, partner=(partner.id, partner.display_name), language=language)
+        await service.set_queue_message(asker_id, asker_channel, asker_message)
+        runtime.queue.track(asker_id, asker_channel, asker_message, locale, {})
+        await service.set_queue_message(partner.id, *partner_message)
+        mine = queue_payload(state, partner.id, locale, service.quick_bots_after)
+        runtime.queue.track(partner.id, *partner_message, locale, mine)
+        return mine, state
+
+    payload, state = await in_time(interaction, answered_invite(), ephemeral=True, update=True)
+    await update(interaction, payload)
+    if state is not None:
+        await runtime.queue(state, ())
 
 
 async def leave_queue(interaction: discord.Interaction) -> None:

@@ -36,6 +36,7 @@ from baloot.render.messages import render_left
 from baloot.render.text import display_name, seat_name
 from baloot.tables import StorageUnavailable, TableInfo
 
+from .interaction_clock import CLOCK
 from .presentation.runtime import Runtime, maybe_runtime
 from .refusals import pointed_refusal
 from .transport.wire import (
@@ -54,7 +55,8 @@ log = logging.getLogger("baloot.discord")
 T = TypeVar("T")
 
 DEFER_AFTER: Final = 2.0
-"""Seconds of work after which an interaction is deferred (Discord wants an answer within 3 s)."""
+"""Age (seconds since Discord created it) at which an interaction still at work is deferred (Discord wants
+its first answer within 3 s of that moment; :mod:`cogs.interaction_clock`)."""
 
 SLOW_AFTER: Final = 4.0
 """Seconds after which a press whose work is still running is told privately that saving is delayed."""
@@ -131,7 +133,10 @@ def is_admin(interaction: discord.Interaction) -> bool:
 
 async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool, update: bool = False,
                   slow: SlowNotice | None = None) -> T:
-    """Await ``work``; if it takes longer than :data:`DEFER_AFTER`, defer the interaction first.
+    """Await ``work``; if the interaction is :data:`DEFER_AFTER` old before it is done, defer the interaction first.
+
+    The age counts from when Discord created the interaction (:func:`defer_delay`): the time it waited before
+    this work began (a busy event loop, a command's earlier steps) counts too.
 
     ``update``: a button press whose answer edits its own message (a deferred update).
     ``slow``: if the work takes longer than :data:`SLOW_AFTER`, post that notice privately (once
@@ -155,7 +160,7 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
         if slow is not None:
             slow.post(deferral)
 
-    timer = loop.call_later(DEFER_AFTER, too_long)
+    timer = loop.call_later(defer_delay(interaction), too_long)
     try:
         return await work
     finally:
@@ -164,6 +169,11 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
             await deferral  # the answer must not race the deferral (its failure is this press's)
         if slow is not None:
             await slow.posted()  # the outcome edits the notice: it must be there first
+
+
+def defer_delay(interaction: discord.Interaction) -> float:
+    """Seconds until ``interaction`` is :data:`DEFER_AFTER` old (by its id's time; 0 if it already is)."""
+    return CLOCK.time_left(interaction, DEFER_AFTER)
 
 
 class SlowNotice:

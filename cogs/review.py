@@ -27,7 +27,7 @@ from baloot.tables.reviews import ReviewedHand, ReviewService
 
 from .presentation.pictures import PictureProcess
 from .presentation.runtime import runtime_of
-from .replies import DEFER_AFTER, BadInput, answered, parse_id, reply, user_locale
+from .replies import BadInput, answered, defer_delay, parse_id, reply, user_locale
 from .transport.wire import (
     ResponseToken,
     answer_update,
@@ -95,7 +95,7 @@ async def show_review(interaction: discord.Interaction, table_id: int, hand_no: 
 
     deferral: list[asyncio.Task[None]] = []
     timer = asyncio.get_running_loop().call_later(
-        DEFER_AFTER, lambda: deferral.append(asyncio.ensure_future(answer.defer())))
+        defer_delay(interaction), lambda: deferral.append(asyncio.ensure_future(answer.defer())))
     try:
         reviewed = await reviews.hand_review(table_id, hand_no, interaction.user.id, interaction.guild_id, progress)
         await answer.send(await review_payload(drawer, reviewed, step, locale, seat))

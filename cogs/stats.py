@@ -139,12 +139,17 @@ async def history(interaction: discord.Interaction, player: discord.User | None 
     """A player's latest matches with teams, score, date and rating change."""
     user_locale(interaction)
     user_id = check_id((player or interaction.user).id)
-    entries = await in_time(interaction, stats_of(interaction.client).history(check_id(interaction.guild_id), user_id),
-                            ephemeral=False)
+    payload = await in_time(interaction, history_payload(interaction, user_id, player), ephemeral=False)
+    await reply(interaction, payload, ephemeral=False)
+
+
+async def history_payload(interaction: discord.Interaction, user_id: int, player: discord.User | None) -> Payload:
+    """A player's latest matches, every read and write it needs done (all of it inside :func:`in_time`)."""
+    entries = await stats_of(interaction.client).history(check_id(interaction.guild_id), user_id)
     language = await asker_language(interaction)
     command = f"`/{t('cmd.baloot.name', language)} {t('cmd.record.name', language)}`"
     names = await known_names(interaction, [user_id, *(u for e in entries for u in e.users)], player)
-    await reply(interaction, render_history(user_id, entries, language, command, names), ephemeral=False)
+    return render_history(user_id, entries, language, command, names)
 
 
 @app_commands.command(name=cmd_str("cmd.record.name"), description=cmd_str("cmd.record.desc"))
@@ -157,9 +162,8 @@ async def record(interaction: discord.Interaction, match: app_commands.Range[int
     user_locale(interaction)
     match = check_id(match)
     ephemeral = not public
-    text = await in_time(interaction, stats_of(interaction.client).record(check_id(interaction.guild_id), match),
-                         ephemeral=ephemeral)
-    args = message_args(render_record(match, await asker_language(interaction)))
+    text, language = await in_time(interaction, record_and_language(interaction, match), ephemeral=ephemeral)
+    args = message_args(render_record(match, language))
     file = discord.File(io.BytesIO(text.encode("utf-8")), filename=record_filename(match))
     if not is_answered(interaction):
         await discord_response(interaction).send_message(
@@ -167,6 +171,12 @@ async def record(interaction: discord.Interaction, match: app_commands.Range[int
     else:
         await interaction.followup.send(content=args["content"], file=file, ephemeral=ephemeral,
                                         allowed_mentions=args["allowed_mentions"])
+
+
+async def record_and_language(interaction: discord.Interaction, match: int) -> tuple[str, str]:
+    """The stored record of ``match`` and the asker's language (both read inside :func:`in_time`)."""
+    text = await stats_of(interaction.client).record(check_id(interaction.guild_id), match)
+    return text, await asker_language(interaction)
 
 
 COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (leaderboard, stats, history, record)

@@ -3,6 +3,7 @@ selects, and read back only what they can see (channels, their DMs, their epheme
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -188,11 +189,14 @@ class Person:
         *path: str,
         channel: Channel | None = None,
         timeout: float = DEFAULT_TIMEOUT,
+        delivery_delay: float = 0.0,
         **options: Any,
     ) -> InteractionResult:
         """Run ``/command [group] [subcommand] option=value...`` and wait for the bot's
         first answer (accepted or refused). ``channel`` defaults to the first text channel
-        of the first guild this person is in."""
+        of the first guild this person is in. ``delivery_delay``: seconds between Discord
+        creating the interaction (its id's time, and the start of its 3 s) and sending it on
+        the gateway, as when Discord or the bot's socket is slow to deliver it."""
         channel = channel or self._default_channel()
         guild = self.server.guilds.get(channel.guild_id or 0)
         definition = self.server.find_command(command, guild)
@@ -205,7 +209,7 @@ class Person:
         data["options"] = _build_options(definition, list(path), options, resolved, self.server, guild)
         if resolved:
             data["resolved"] = resolved
-        return await self._interact(2, channel, data, None, timeout)
+        return await self._interact(2, channel, data, None, timeout, delivery_delay)
 
     async def click(
         self, message: Message, button: str, *, timeout: float = DEFAULT_TIMEOUT
@@ -306,7 +310,8 @@ class Person:
         raise LookupError(f"{self.name} is in no guild with a text channel")
 
     async def _interact(
-        self, kind: int, channel: Channel, data: JSON, message: Message | None, timeout: float
+        self, kind: int, channel: Channel, data: JSON, message: Message | None, timeout: float,
+        delivery_delay: float = 0.0,
     ) -> InteractionResult:
         server = self.server
         guild = server.guilds.get(channel.guild_id or 0)
@@ -316,6 +321,8 @@ class Person:
         )
         server.interactions[inter.id] = inter
         server.interaction_tokens[inter.token] = inter
+        if delivery_delay > 0:
+            await asyncio.sleep(delivery_delay)
         await server.gateway.dispatch("INTERACTION_CREATE", self._payload(inter))
         result = InteractionResult(server, inter)
         try:
