@@ -43,9 +43,9 @@ from .transport.wire import (
     ResponseToken,
     answer_message,
     answer_update,
+    defer_message,
     defer_update,
     delete_followup,
-    discord_response,
     edit_followup,
     is_answered,
     send_followup,
@@ -151,8 +151,7 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
         nonlocal deferral, timer
         if not is_answered(interaction):
             deferral = asyncio.ensure_future(
-                defer_update(interaction) if update
-                else discord_response(interaction).defer(ephemeral=ephemeral, thinking=True))
+                defer_update(interaction) if update else defer_message(interaction, ephemeral=ephemeral))
         if slow is not None:  # one timer at a time (most presses end before the first): the slow one follows
             timer = loop.call_later(SLOW_AFTER - DEFER_AFTER, still_running)
 

@@ -31,8 +31,8 @@ from .replies import BadInput, answered, defer_delay, parse_id, reply, user_loca
 from .transport.wire import (
     ResponseToken,
     answer_update,
+    defer_message,
     defer_update,
-    discord_response,
     edit_response,
     is_answered,
 )
@@ -73,7 +73,7 @@ class _Answer:
             if self.in_place:
                 await defer_update(self.interaction)
             else:
-                await discord_response(self.interaction).defer(ephemeral=True, thinking=True)
+                await defer_message(self.interaction, ephemeral=True)
 
 
 def shown_of(reviewed: ReviewedHand) -> ReviewShown:

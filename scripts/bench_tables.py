@@ -153,6 +153,7 @@ class Latencies:
     late: int = 0  # callbacks refused with 404/10062
     missing: int = 0  # no callback at all within CLICK_TIMEOUT
     refused: Counter[tuple[int, int]] = field(default_factory=Counter)  # other (status, code)
+    over: Counter[str] = field(default_factory=Counter)  # first answers past 3 s, by what they answered
 
     def add(self, inter: Interaction, *, setup: bool) -> None:
         latency = inter.first_response_latency
@@ -160,6 +161,8 @@ class Latencies:
             self.missing += 1
             return
         (self.setup if setup else self.play).append(latency)
+        if latency > DEADLINE:
+            self.over[f"{interaction_name(inter)}, first answer {answer_kind(inter)}"] += 1
         for status, code in inter.rejected:
             if code == 10062:
                 self.late += 1
@@ -169,6 +172,28 @@ class Latencies:
     @property
     def all(self) -> list[float]:
         return self.setup + self.play
+
+
+def interaction_name(inter: Interaction) -> str:
+    """``/baloot start`` for a command (its subcommand too), ``button`` for a press."""
+    if inter.type != 2:
+        return "button"
+    words = ["/" + str(inter.data.get("name", "?"))]
+    options = inter.data.get("options") or []
+    while options and options[0].get("type") in (1, 2):  # a subcommand (group): its name, then its options
+        words.append(str(options[0].get("name", "?")))
+        options = options[0].get("options") or []
+    return " ".join(words)
+
+
+def answer_kind(inter: Interaction) -> str:
+    """What the first callback was: Discord's callback type, or the refusal (a 10062 came too late)."""
+    kinds = {4: "a message (4)", 5: "deferred (5)", 6: "deferred update (6)", 7: "an update (7)"}
+    if inter.rejected:
+        status, code = inter.rejected[0]
+        late = inter.late_callback_type
+        return f"refused {status}/{code}" + (f": {kinds.get(late, f'type {late}')}" if late is not None else "")
+    return kinds.get(inter.response_type or 0, f"type {inter.response_type}")
 
 
 def post_kind(env: DiscordEnv, message: Message) -> str:
@@ -682,6 +707,7 @@ class Bench:
             "global_429": sum(1 for r in calls.records[setup:end] if r.kind == "bot" and r.status == 429),
             "peak_bot_calls_1s": calls.peak_rate(kind="bot", since=setup),
             "refused": dict(lat.refused),
+            "over_3s_by": dict(lat.over.most_common()),
             "rss_base_mib": self.rss_base / 1024,
             "rss_started_mib": self.rss_started / 1024,
             "rss_peak_mib": self.rss_peak / 1024,
@@ -840,6 +866,10 @@ def print_figures(results: list[dict[str, Any]], args: argparse.Namespace) -> No
         for key in ("non_2xx", "refused"):
             if r[key]:
                 print(f"  {key}: {r[key]}")
+        if r["over_3s_by"]:
+            print(f"N={r['tables']}: first answers past 3 s, by interaction")
+            for what, count in r["over_3s_by"].items():
+                print(f"  {count:7d}  {what}")
         for line in r["errors"][:5] + r["bot_log_errors"] + [f"review: {e}" for e in r["review_errors"]]:
             print(f"  ! {line}")
 

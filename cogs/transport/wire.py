@@ -234,6 +234,29 @@ async def defer_update(interaction: discord.Interaction) -> None:
     _answered_now(interaction, DEFERRED_UPDATE)
 
 
+DEFERRED_MESSAGE: Final = InteractionResponseType.deferred_channel_message.value
+"""Callback type 5: the answer comes later as the response's message ("<bot> is thinking…" until then)."""
+
+
+async def defer_message(interaction: discord.Interaction, *, ephemeral: bool) -> None:
+    """Acknowledge an interaction now and answer it later with a message (callback type 5, ``ephemeral``: seen
+    by the asker only), on the interaction-token road as :func:`defer_update` is.
+
+    When the database is slow, most commands of a burst are deferred within the same second (500 tables
+    set up at once: about 400 in half a second); each through discord.py's ``InteractionResponse.defer``
+    (aiohttp, a new connection each) took long enough that the last ones reached Discord after its 3 s.
+    """
+    if is_answered(interaction):
+        return
+    await token_http(interaction.client).callback(interaction.id, interaction.token, deferral_body(ephemeral=ephemeral))
+    _answered_now(interaction, DEFERRED_MESSAGE)
+
+
+def deferral_body(*, ephemeral: bool) -> dict[str, Any]:
+    """The body of a type-5 callback: ``InteractionResponse.defer(thinking=True, ephemeral=...)``'s."""
+    return {"type": DEFERRED_MESSAGE, "data": {"flags": EPHEMERAL}} if ephemeral else {"type": DEFERRED_MESSAGE}
+
+
 def deferred_elsewhere(interaction: discord.Interaction) -> None:
     """``interaction`` was acknowledged by another process with a deferred update (a forwarded press)."""
     _answered_now(interaction, DEFERRED_UPDATE)

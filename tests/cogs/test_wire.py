@@ -15,14 +15,21 @@ from typing import Any
 import discord
 import pytest
 from discord.http import handle_message_parameters
-from discord.webhook.async_ import interaction_message_response_params
+from discord.webhook.async_ import interaction_message_response_params, interaction_response_params
 from render_helpers import table_payload
 
 from baloot import Match, Rules, seat_view
 from baloot.render import Payload, RenderInfo, render_hand
 from cogs.presentation.emojis import CARD_EMOJIS
 from cogs.transport.payloads import edit_args, message_args, send_args
-from cogs.transport.wire import UPDATE_MESSAGE, callback_message_id, message_callback, message_json, message_params
+from cogs.transport.wire import (
+    UPDATE_MESSAGE,
+    callback_message_id,
+    deferral_body,
+    message_callback,
+    message_json,
+    message_params,
+)
 
 INFO = RenderInfo("4242", names=("Noura", "Fahad", "Reem", "Saad"))
 
@@ -148,3 +155,11 @@ def test_the_message_a_callback_made_is_read_from_discords_answer() -> None:
     assert callback_message_id(answer) == 987
     assert callback_message_id({"interaction": {"id": "1"}}) is None
     assert callback_message_id(None) is None and callback_message_id("") is None
+
+
+@pytest.mark.parametrize("ephemeral", [False, True])
+def test_a_deferral_is_what_interaction_response_defer_sends(ephemeral: bool) -> None:
+    """``in_time`` defers a command on the token road (a burst of them through discord.py's aiohttp path came
+    past Discord's 3 s): the body is the one ``InteractionResponse.defer(thinking=True)`` builds."""
+    theirs = interaction_response_params(type=5, data={"flags": 64} if ephemeral else None).payload
+    assert deferral_body(ephemeral=ephemeral) == theirs

@@ -503,6 +503,7 @@ class RestApi:
             if inter.acknowledged:
                 raise ALREADY_ACKNOWLEDGED
             if inter.age > FIRST_RESPONSE_DEADLINE:
+                inter.late_callback_type = body.get("type")
                 raise UNKNOWN_INTERACTION
             response = await self._respond(inter, body, files)
         except DiscordError as err:

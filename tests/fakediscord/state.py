@@ -376,6 +376,7 @@ class Interaction:
     modal: JSON | None = None
     activity_instance_id: str | None = None  # LAUNCH_ACTIVITY (12): the Activity instance Discord started
     first_callback_at: float | None = None  # monotonic time the bot's first callback arrived
+    late_callback_type: Any = None  # the callback type of a first answer refused for coming past 3 s
 
     @property
     def first_response_latency(self) -> float | None:
