@@ -244,7 +244,7 @@ async def defer_message(interaction: discord.Interaction, *, ephemeral: bool) ->
 
     When the database is slow, most commands of a burst are deferred within the same second (500 tables
     set up at once: about 400 in half a second); each through discord.py's ``InteractionResponse.defer``
-    (aiohttp, a new connection each) took long enough that the last ones reached Discord after its 3 s.
+    (its own aiohttp path) took long enough that the last ones reached Discord after its 3 s.
     """
     if is_answered(interaction):
         return
