@@ -12,6 +12,7 @@ view updated through the token (edits and followups, never a second callback).
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Any, cast
 
 import discord
@@ -100,6 +101,11 @@ class ForwardedPress:
         self.message = None if not message or self.channel is None else self.channel.get_partial_message(
             int(message["id"]))
         self.extras: dict[Any, Any] = {}  # as on an Interaction: the bot's own marks (wire.deferred_elsewhere)
+
+    @property
+    def created_at(self) -> datetime:
+        """When Discord created the press (its id's time), as ``Interaction.created_at`` says it."""
+        return discord.utils.snowflake_time(self.id)
 
 
 def forwarded_interaction(client: discord.Client, payload: dict[str, Any]) -> discord.Interaction:

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import cast
 
+import discord
 import pytest
 
 from cogs.interaction_clock import WINDOW, InteractionClock
+from cogs.transport.forward import ForwardedPress
 
 
 @dataclass
@@ -78,3 +81,18 @@ def test_a_burst_of_late_interactions_does_not_become_the_norm_and_a_clock_chang
     clock.age(Created(clocks.wall - 5.05))
     assert clock.age(Created(clocks.wall - 5.05)) == 0.0
     assert clock.age(Created(clocks.wall - 6.05)) == pytest.approx(1.0)
+
+
+def test_a_forwarded_press_has_its_age_too() -> None:
+    """A press another process received and forwarded (cogs/transport/forward.py) goes through ``in_time``
+    as well: it has the creation time of the interaction it stands for."""
+    created = datetime(2026, 11, 28, 5, 0, 0, 123000, tzinfo=UTC)
+    snowflake = discord.utils.time_snowflake(created)
+    press = ForwardedPress(cast(discord.Client, None), {
+        "id": str(snowflake), "application_id": "1", "token": "t", "user": {"id": "5", "username": "u"}})
+    assert press.created_at == created
+    clocks = Clocks(wall=created.timestamp() + 0.05)
+    clock = clocks.clock()
+    clock.age(Created(clocks.wall - 0.05))  # the usual delivery
+    clocks.wall += 1.0
+    assert clock.age(press) == pytest.approx(1.0)
